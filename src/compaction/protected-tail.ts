@@ -1,0 +1,39 @@
+import type { Message } from '../messages/types.js';
+
+/**
+ * Index where the protected tail starts: the newest messages whose tokens add up to at
+ * most `protectedTokens`. Counts only the tail, newest first.
+ */
+export function protectedTailStart(
+  messages: readonly Message[],
+  protectedTokens: number,
+  countMessage: (message: Message) => number,
+): number {
+  let used = 0;
+  let start = messages.length;
+  while (start > 0) {
+    const tokens = countMessage(messages[start - 1] as Message);
+    if (used + tokens > protectedTokens) break;
+    used += tokens;
+    start--;
+  }
+  return start;
+}
+
+/** The default protected tail: 40,000 tokens, at most half the threshold. */
+export const DEFAULT_PROTECTED_TOKENS = 40_000;
+
+/**
+ * The protected tail in effect: `requested` (or the default) capped at half the
+ * threshold, so a small window still compacts. `capped` is true when a value the user
+ * set was lowered (the hook warns once).
+ */
+export function effectiveProtectedTokens(
+  requested: number | undefined,
+  thresholdTokens: number,
+): { protectedTokens: number; capped: boolean } {
+  const cap = Math.floor(thresholdTokens / 2);
+  if (requested === undefined) return { protectedTokens: Math.min(DEFAULT_PROTECTED_TOKENS, cap), capped: false };
+  if (requested >= thresholdTokens) return { protectedTokens: cap, capped: true };
+  return { protectedTokens: requested, capped: false };
+}

@@ -1,0 +1,139 @@
+import { configError, LoushoError, toError } from '../errors/lousho-error.js';
+import type { Message, UserMessage } from '../messages/types.js';
+import { resolveProvider } from '../providers/resolve-provider.js';
+import type { LLMProvider, ModelSpec } from '../providers/types.js';
+import { pruneToolResults } from './prune-tool-results.js';
+import { serializeTranscript } from './serialize-transcript.js';
+import { applySummary, planSummary } from './summary-plan.js';
+import { DEFAULT_SUMMARY_PROMPT } from './summary-prompt.js';
+import { type CompactionInput, type CompactionResult, type CompactionStrategy, messageCounter } from './types.js';
+
+export const SUMMARIZE_STRATEGY_NAME = 'summarize';
+/** The first line of every summary message. */
+export const SUMMARY_HEADER = '[Conversation summary]';
+
+export interface SummarizeStrategyOptions {
+  /** The summarizer: an LLMProvider, or a "provider/model" spec resolved with resolveProvider(). */
+  model: ModelSpec;
+  /** Recent tokens kept as they are; the hook's protectedTokens when absent. */
+  protectedTokens?: number;
+  /** The summarizer's system message; DEFAULT_SUMMARY_PROMPT when absent. */
+  prompt?: string;
+  /** maxTokens of the summary call; the provider's default when absent. */
+  maxSummaryTokens?: number;
+}
+
+/** The summary message that replaces old turns. */
+export function summaryMessage(summary: string): UserMessage {
+  return { role: 'user', content: `${SUMMARY_HEADER}\n${summary}`, metadata: { summary: true } };
+}
+
+/** Checks the options shared by summarizeStrategy() and twoPhaseStrategy(). */
+export function validateSummarizeOptions(
+  options: unknown,
+  factory: string,
+): asserts options is SummarizeStrategyOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw configError(
+      `${factory}() takes an options object with a model, e.g. ${factory}({ model: 'openai/gpt-4o-mini' }).`,
+    );
+  }
+  const o = options as Partial<SummarizeStrategyOptions>;
+  if (o.model === undefined || o.model === null || o.model === '') {
+    throw configError(
+      `${factory}(): model is required, e.g. ${factory}({ model: 'openai/gpt-4o-mini' }) or an LLMProvider.`,
+    );
+  }
+  if (o.protectedTokens !== undefined && (typeof o.protectedTokens !== 'number' || !(o.protectedTokens >= 0))) {
+    throw configError(`${factory}(): protectedTokens must be a number >= 0, got ${String(o.protectedTokens)}.`);
+  }
+  if (o.maxSummaryTokens !== undefined && (!Number.isInteger(o.maxSummaryTokens) || o.maxSummaryTokens <= 0)) {
+    throw configError(`${factory}(): maxSummaryTokens must be a positive integer, got ${String(o.maxSummaryTokens)}.`);
+  }
+  if (o.prompt !== undefined && (typeof o.prompt !== 'string' || o.prompt.trim() === '')) {
+    throw configError(`${factory}(): prompt must be a non-empty string.`);
+  }
+}
+
+/**
+ * One summary call: the prompt as the system message, the serialized messages as the
+ * user message, no tools. Resolves to the trimmed text; rejects when it is empty.
+ */
+export async function requestSummary(
+  provider: LLMProvider,
+  messages: readonly Message[],
+  options: { prompt?: string | undefined; maxTokens?: number | undefined; abortSignal?: AbortSignal | undefined },
+  onModelCall?: CompactionInput['onModelCall'],
+): Promise<string> {
+  const response = await provider.generate({
+    model: provider.modelId,
+    messages: [
+      { role: 'system', content: options.prompt ?? DEFAULT_SUMMARY_PROMPT },
+      { role: 'user', content: serializeTranscript(messages) },
+    ],
+    ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+    ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+  });
+  onModelCall?.({ provider: provider.provider, model: provider.modelId, usage: response.usage, purpose: 'compaction' });
+  const text = response.text.trim();
+  if (text === '') {
+    throw new LoushoError(
+      'LOUSHO_PROVIDER_ERROR',
+      `The summarizer ${provider.provider}/${provider.modelId} returned no text.`,
+    );
+  }
+  return text;
+}
+
+/** Runs the summary on `input`; on failure falls back to pruning and reports the error. */
+export async function summarizeOrPrune(
+  input: CompactionInput,
+  options: SummarizeStrategyOptions,
+  getProvider: () => LLMProvider,
+): Promise<CompactionResult> {
+  const { messages } = input;
+  const protectedTokens = options.protectedTokens ?? input.protectedTokens;
+  const plan = planSummary(messages, protectedTokens, messageCounter(input));
+  const tokensBefore = input.estimateTokens(messages);
+  if (plan.summarized.length === 0) return { messages, tokensBefore, tokensAfter: tokensBefore, prunedToolCallIds: [] };
+  try {
+    const folded = plan.summarized.map((i) => messages[i] as Message);
+    const summary = await requestSummary(
+      getProvider(),
+      folded,
+      { prompt: options.prompt, maxTokens: options.maxSummaryTokens, abortSignal: input.abortSignal },
+      input.onModelCall,
+    );
+    const out = applySummary(messages, plan, summaryMessage(summary));
+    return { messages: out, tokensBefore, tokensAfter: input.estimateTokens(out), prunedToolCallIds: [], summary };
+  } catch (cause) {
+    const pruned = pruneToolResults({ ...input, protectedTokens });
+    const error = toError(cause);
+    return { ...pruned, tokensBefore, error, appliedStrategy: 'prune-tool-results' };
+  }
+}
+
+/** A provider resolved on first use, so a bad spec fails at compaction time, not at import. */
+export function lazyProvider(model: ModelSpec): () => LLMProvider {
+  let provider: LLMProvider | undefined;
+  return () => {
+    provider ??= resolveProvider(model);
+    return provider;
+  };
+}
+
+/**
+ * Replaces the turns before the protected tail with one user message
+ * `[Conversation summary]\n<summary>` written by `model`. System and pinned messages stay
+ * in place; an assistant turn is folded or kept with all its results; the last message
+ * and the latest assistant turn are always kept. When the summary call fails or returns
+ * nothing, it prunes instead and returns the failure as `error`.
+ *
+ * @example
+ * summarizeStrategy({ model: 'openai/gpt-4o-mini', maxSummaryTokens: 1_000 });
+ */
+export function summarizeStrategy(options: SummarizeStrategyOptions): CompactionStrategy {
+  validateSummarizeOptions(options, 'summarizeStrategy');
+  const getProvider = lazyProvider(options.model);
+  return { name: SUMMARIZE_STRATEGY_NAME, compact: (input) => summarizeOrPrune(input, options, getProvider) };
+}

@@ -1,0 +1,40 @@
+import { PRUNE_STRATEGY_NAME, pruneToolResults } from './prune-tool-results.js';
+import {
+  lazyProvider,
+  SUMMARIZE_STRATEGY_NAME,
+  type SummarizeStrategyOptions,
+  summarizeOrPrune,
+  validateSummarizeOptions,
+} from './summarize.js';
+import type { CompactionStrategy } from './types.js';
+
+export const TWO_PHASE_STRATEGY_NAME = 'two-phase';
+
+/**
+ * Prunes old tool results first (free), and summarizes old turns only when the pruned
+ * conversation is still above the threshold. The summarizer reads the pruned
+ * conversation; if it fails, the pruned conversation is kept and `error` is reported.
+ * Takes the same options as summarizeStrategy(). The recommended strategy.
+ *
+ * @example
+ * createCompactionHook({ strategy: twoPhaseStrategy({ model: 'openai/gpt-4o-mini' }) });
+ */
+export function twoPhaseStrategy(options: SummarizeStrategyOptions): CompactionStrategy {
+  validateSummarizeOptions(options, 'twoPhaseStrategy');
+  const getProvider = lazyProvider(options.model);
+  return {
+    name: TWO_PHASE_STRATEGY_NAME,
+    async compact(input) {
+      const protectedTokens = options.protectedTokens ?? input.protectedTokens;
+      const pruned = pruneToolResults({ ...input, protectedTokens });
+      if (pruned.tokensAfter <= input.thresholdTokens) return { ...pruned, appliedStrategy: PRUNE_STRATEGY_NAME };
+      const summarized = await summarizeOrPrune({ ...input, messages: pruned.messages }, options, getProvider);
+      const prunedToolCallIds = [...pruned.prunedToolCallIds, ...summarized.prunedToolCallIds];
+      const result = { ...summarized, tokensBefore: pruned.tokensBefore, prunedToolCallIds };
+      result.appliedStrategy = summarized.summary === undefined ? PRUNE_STRATEGY_NAME : SUMMARIZE_STRATEGY_NAME;
+      // Nothing changed at all: hand back the caller's own array.
+      if (result.messages === pruned.messages && pruned.messages === input.messages) result.messages = input.messages;
+      return result;
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import type { Message } from '../messages/types.js';
+import type { Usage } from '../providers/types.js';
+
+/** A model call a strategy made (the summarizer's), reported so a run can count it. */
+export interface CompactionModelCall {
+  provider: string;
+  model: string;
+  usage: Usage;
+  purpose: 'compaction';
+}
+
+/** What a strategy receives. */
+export interface CompactionInput {
+  /** The transcript to compact. Do not modify it: return a new array. */
+  messages: Message[];
+  /** Token counter for the request's model: the size of a request holding these messages. */
+  estimateTokens: (messages: readonly Message[]) => number;
+  /** Tokens of one message, for measuring the protected tail. Derived from estimateTokens when absent. */
+  countMessage?: (message: Message) => number;
+  /** The model's context window in tokens. */
+  contextWindow: number;
+  /** The newest messages that fit in this many tokens must not change. */
+  protectedTokens: number;
+  /** The size to get under, in tokens. */
+  thresholdTokens: number;
+  /** The request's model id, when known. */
+  model?: string;
+  /** The run's abort signal; pass it to any model call. */
+  abortSignal?: AbortSignal;
+  /** Called after each model call the strategy makes, so the run can count its usage and limits. */
+  onModelCall?: (call: CompactionModelCall) => void;
+}
+
+/** What a strategy returns. */
+export interface CompactionResult {
+  /** The new transcript; the input array itself when nothing changed. */
+  messages: Message[];
+  tokensBefore: number;
+  tokensAfter: number;
+  /** toolCallIds whose results were replaced by a marker. */
+  prunedToolCallIds: string[];
+  /** The summary text, when old turns were replaced by a summary. */
+  summary?: string;
+  /** Set when part of the strategy failed (the summarizer) and it fell back. */
+  error?: Error;
+  /** The strategy whose result this is, when it differs from the strategy that ran (a fallback). */
+  appliedStrategy?: string;
+}
+
+/**
+ * A way to compact a transcript: a name and a compact() function, sync or async.
+ * Strategies must keep every tool call with its result and honour isPinned().
+ */
+export interface CompactionStrategy {
+  readonly name: string;
+  compact(input: CompactionInput): CompactionResult | Promise<CompactionResult>;
+}
+
+/** True when `value` has the shape of a {@link CompactionStrategy}. */
+export function isCompactionStrategy(value: unknown): value is CompactionStrategy {
+  const v = value as Partial<CompactionStrategy> | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.name === 'string' &&
+    v.name !== '' &&
+    typeof v.compact === 'function'
+  );
+}
+
+/** The per-message counter of an input: its own, or one derived from estimateTokens. */
+export function messageCounter(input: CompactionInput): (message: Message) => number {
+  if (input.countMessage !== undefined) return input.countMessage;
+  const empty = input.estimateTokens([]);
+  return (message) => input.estimateTokens([message]) - empty;
+}

@@ -1,0 +1,98 @@
+const MARKER = Symbol.for('@lousho/build-ai-agent.error');
+
+/**
+ * Every stable error code the library throws. Codes never change meaning between
+ * versions; match on `error.code`, not on the message.
+ */
+export type LoushoErrorCode =
+  /** An option passed to a factory or function is invalid. The message names the option. */
+  | 'LOUSHO_CONFIG_INVALID'
+  /** A message does not have the shape of a `Message`. The message names the index and the field. */
+  | 'LOUSHO_INVALID_MESSAGE'
+  /** A `"provider/model"` spec names a provider the library does not know. */
+  | 'LOUSHO_PROVIDER_NOT_FOUND'
+  /** A provider needs an API key and none was given or found in the environment. */
+  | 'LOUSHO_MISSING_API_KEY'
+  /** The provider rejected the request because it is longer than the context window. */
+  | 'LOUSHO_CONTEXT_OVERFLOW'
+  /** The provider rejected an image or file as too large. */
+  | 'LOUSHO_MEDIA_TOO_LARGE'
+  /** The provider answered 429. `retryAfterMs` is set when it said how long to wait. */
+  | 'LOUSHO_RATE_LIMITED'
+  /** The provider rejected the API key. */
+  | 'LOUSHO_AUTHENTICATION'
+  /** The provider failed (5xx) or answered with something that could not be read. */
+  | 'LOUSHO_PROVIDER_ERROR'
+  /** A run reached one of its limits (maxSteps, maxTokens, maxCostUsd). */
+  | 'LOUSHO_LIMIT_EXCEEDED'
+  /** A run or model call was aborted through its AbortSignal. */
+  | 'LOUSHO_ABORTED'
+  /** A scripted model (testing) was called more often than its script allows, or left steps unused. */
+  | 'LOUSHO_MOCK_SCRIPT';
+
+export interface LoushoErrorOptions {
+  cause?: unknown;
+  /** True when repeating the same call later may succeed (rate limits, server errors). */
+  isRetryable?: boolean;
+  /** Structured facts about the failure, e.g. `{ option: 'thresholdPercent' }`. */
+  details?: Record<string, unknown>;
+}
+
+/** The serialisable form of a {@link LoushoError}, e.g. for storing it with a session. */
+export interface SerializedLoushoError {
+  name: 'LoushoError';
+  code: LoushoErrorCode;
+  message: string;
+  isRetryable: boolean;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * The one error class of the library. Each instance has a stable {@link LoushoErrorCode}
+ * and a message that says what was wrong and how to fix it.
+ *
+ * @example
+ * try { await agent.send('hi'); } catch (e) {
+ *   if (LoushoError.isInstance(e) && e.code === 'LOUSHO_RATE_LIMITED') ...
+ * }
+ */
+export class LoushoError extends Error {
+  readonly code: LoushoErrorCode;
+  readonly isRetryable: boolean;
+  readonly details: Record<string, unknown> | undefined;
+  readonly [MARKER] = true;
+
+  constructor(code: LoushoErrorCode, message: string, options: LoushoErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'LoushoError';
+    this.code = code;
+    this.isRetryable = options.isRetryable ?? false;
+    this.details = options.details;
+  }
+
+  /** True for any LoushoError, even one created by another copy of the package. */
+  static isInstance(value: unknown): value is LoushoError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  }
+
+  toJSON(): SerializedLoushoError {
+    return {
+      name: 'LoushoError',
+      code: this.code,
+      message: this.message,
+      isRetryable: this.isRetryable,
+      ...(this.details === undefined ? {} : { details: this.details }),
+    };
+  }
+}
+
+/** Shorthand for the configuration error every factory throws on a bad option. */
+export function configError(message: string, details?: Record<string, unknown>): LoushoError {
+  return new LoushoError('LOUSHO_CONFIG_INVALID', message, details === undefined ? {} : { details });
+}
+
+/** Turns anything thrown into an Error, so `error.message` is always there. */
+export function toError(value: unknown): Error {
+  if (value instanceof Error) return value;
+  return new Error(typeof value === 'string' ? value : JSON.stringify(value));
+}

@@ -1,0 +1,54 @@
+export type { CompactMessagesOptions, CompactMessagesResult } from './compaction/compact-messages.js';
+export { compactMessages } from './compaction/compact-messages.js';
+export { isPrunedMarker, MARKER_ARGS_MAX_CHARS, prunedMarker } from './compaction/marker.js';
+export { DEFAULT_THRESHOLD_PERCENT, FALLBACK_CONTEXT_WINDOW } from './compaction/options.js';
+export { DEFAULT_PROTECTED_TOKENS } from './compaction/protected-tail.js';
+export { PRUNE_STRATEGY_NAME, pruneToolResultsStrategy } from './compaction/prune-tool-results.js';
+export type { SummarizeStrategyOptions } from './compaction/summarize.js';
+export { SUMMARIZE_STRATEGY_NAME, SUMMARY_HEADER, summarizeStrategy } from './compaction/summarize.js';
+export { DEFAULT_SUMMARY_PROMPT } from './compaction/summary-prompt.js';
+export { TWO_PHASE_STRATEGY_NAME, twoPhaseStrategy } from './compaction/two-phase.js';
+export type {
+  CompactionInput,
+  CompactionModelCall,
+  CompactionResult,
+  CompactionStrategy,
+} from './compaction/types.js';
+export { isCompactionStrategy } from './compaction/types.js';
+export type { LoushoErrorCode, LoushoErrorOptions, SerializedLoushoError } from './errors/lousho-error.js';
+export { LoushoError } from './errors/lousho-error.js';
+export { contentText } from './messages/content.js';
+export { isPinned, pinMessage } from './messages/pin.js';
+export type { Turn } from './messages/turns.js';
+export { groupTurns } from './messages/turns.js';
+export type {
+  AssistantMessage,
+  ContentPart,
+  ImagePart,
+  Message,
+  MessageMetadata,
+  MessageRole,
+  SystemMessage,
+  TextPart,
+  ToolCall,
+  ToolMessage,
+  UserMessage,
+} from './messages/types.js';
+export { validateMessages } from './messages/validate.js';
+export type { TokenEstimateRequest } from './models/estimate-tokens.js';
+export { estimateTokens } from './models/estimate-tokens.js';
+export type { ModelInfo, TokenizerName } from './models/model-info.js';
+export { getModelInfo, registerModel } from './models/registry.js';
+export type { ProviderFactory } from './providers/resolve-provider.js';
+export { registerProvider, resolveProvider } from './providers/resolve-provider.js';
+export type {
+  FinishReason,
+  JSONSchema,
+  LLMProvider,
+  ModelRequest,
+  ModelResponse,
+  ModelSpec,
+  ModelStreamPart,
+  ToolDefinition,
+  Usage,
+} from './providers/types.js';

@@ -1,0 +1,179 @@
+import type { ContentPart, Message, TextPart } from '../messages/types.js';
+import type { JSONSchema, ToolDefinition } from '../providers/types.js';
+import { type ImageFormula, imageTokens } from './image-tokens.js';
+import type { TokenizerName } from './model-info.js';
+import { getModelInfo } from './registry.js';
+import { countTextTokens } from './tokenizer.js';
+
+/**
+ * Framing the chat format adds around each message (role and separators). Measured on
+ * real gpt-5-mini runs: ~8.5 tokens per message once tool-call ids are counted.
+ */
+export const MESSAGE_FRAMING_TOKENS = 4;
+/** Framing of one tool call in an assistant message (its id and separators). */
+export const TOOL_CALL_FRAMING_TOKENS = 7;
+/** Framing of a tool result (the id of the call it answers). */
+export const TOOL_RESULT_FRAMING_TOKENS = 6;
+/** Tokens the reply is primed with, once per request. */
+export const REQUEST_FRAMING_TOKENS = 3;
+/** Framing of the tool section of a request, once when it has tools. */
+export const TOOLS_FRAMING_TOKENS = 12;
+/** Framing of one tool definition. */
+export const TOOL_FRAMING_TOKENS = 8;
+
+/** What {@link estimateTokens} reads of a request: a ModelRequest fits. */
+export interface TokenEstimateRequest {
+  model?: string;
+  messages: readonly Message[];
+  tools?: readonly ToolDefinition[];
+  outputSchema?: JSONSchema;
+}
+
+/** How tokens are counted for one model. */
+export interface TokenProfile {
+  tokenizer: TokenizerName;
+  images: ImageFormula;
+}
+
+const DEFAULT_PROFILE: TokenProfile = { tokenizer: 'o200k', images: 'openai' };
+
+/** The tokenizer and image formula for a model id (o200k and OpenAI's formula when unknown). */
+export function tokenProfile(model?: string): TokenProfile {
+  if (model === undefined || model === '') return DEFAULT_PROFILE;
+  const info = getModelInfo(model);
+  const anthropic = info?.provider === 'anthropic' || /(^|\/)claude/i.test(model);
+  return { tokenizer: info?.tokenizer ?? 'o200k', images: anthropic ? 'anthropic' : 'openai' };
+}
+
+interface CacheEntry {
+  content: unknown;
+  toolCalls: unknown;
+  key: string;
+  tokens: number;
+  next?: CacheEntry;
+}
+
+/**
+ * Per-message counts. An entry is valid while the message still holds the same content
+ * and toolCalls values, so a message rewritten in place is counted again.
+ */
+const messageCache = new WeakMap<Message, CacheEntry>();
+const objectCache = new WeakMap<object, Map<string, number>>();
+
+function partsTokens(content: string | readonly (ContentPart | TextPart)[], profile: TokenProfile): number {
+  if (typeof content === 'string') return countTextTokens(content, profile.tokenizer);
+  let tokens = 0;
+  for (const part of content) {
+    tokens += part.type === 'text' ? countTextTokens(part.text, profile.tokenizer) : imageTokens(part, profile.images);
+  }
+  return tokens;
+}
+
+/** The JSON text of tool-call arguments as the model wrote them. */
+export function argumentsText(args: unknown): string {
+  if (typeof args === 'string') return args;
+  return JSON.stringify(args ?? {}) ?? '';
+}
+
+function countMessage(message: Message, profile: TokenProfile): number {
+  let tokens = MESSAGE_FRAMING_TOKENS + partsTokens(message.content, profile);
+  if (message.role === 'assistant' && message.toolCalls !== undefined) {
+    for (const call of message.toolCalls) {
+      tokens += TOOL_CALL_FRAMING_TOKENS + countTextTokens(call.name, profile.tokenizer);
+      tokens += countTextTokens(argumentsText(call.arguments), profile.tokenizer);
+    }
+  } else if (message.role === 'tool') {
+    tokens += TOOL_RESULT_FRAMING_TOKENS;
+  }
+  return tokens;
+}
+
+/** Tokens of one message, from the cache when the message has not changed since it was counted. */
+export function messageTokens(message: Message, profile: TokenProfile = DEFAULT_PROFILE): number {
+  const key = profile.tokenizer + profile.images;
+  const toolCalls = message.role === 'assistant' ? message.toolCalls : undefined;
+  const head = messageCache.get(message);
+  for (let e = head; e !== undefined; e = e.next) {
+    if (e.key === key && e.content === message.content && e.toolCalls === toolCalls) return e.tokens;
+  }
+  const tokens = countMessage(message, profile);
+  const fresh: CacheEntry = { content: message.content, toolCalls, key, tokens };
+  // Keep entries of other profiles; drop stale ones of this profile.
+  let rest = head;
+  while (rest !== undefined && rest.key === key) rest = rest.next;
+  if (rest !== undefined) fresh.next = rest;
+  messageCache.set(message, fresh);
+  return tokens;
+}
+
+function cachedObject(value: object, key: string, count: () => number): number {
+  let byKey = objectCache.get(value);
+  const hit = byKey?.get(key);
+  if (hit !== undefined) return hit;
+  const tokens = count();
+  if (byKey === undefined) {
+    byKey = new Map();
+    objectCache.set(value, byKey);
+  }
+  byKey.set(key, tokens);
+  return tokens;
+}
+
+/** Tokens of the tool definitions of a request (zero for none). Cached per definition object. */
+export function toolDefinitionTokens(
+  tools: readonly ToolDefinition[] | undefined,
+  profile: TokenProfile = DEFAULT_PROFILE,
+): number {
+  if (tools === undefined || tools.length === 0) return 0;
+  let tokens = TOOLS_FRAMING_TOKENS;
+  for (const tool of tools) {
+    tokens += cachedObject(tool, profile.tokenizer, () => {
+      const text = `${tool.name}\n${tool.description ?? ''}\n${JSON.stringify(tool.parameters ?? {})}`;
+      return TOOL_FRAMING_TOKENS + countTextTokens(text, profile.tokenizer);
+    });
+  }
+  return tokens;
+}
+
+/** Tokens of an output schema (zero for none). */
+export function outputSchemaTokens(schema: JSONSchema | undefined, profile: TokenProfile = DEFAULT_PROFILE): number {
+  if (schema === undefined) return 0;
+  return cachedObject(
+    schema,
+    profile.tokenizer,
+    () => TOOL_FRAMING_TOKENS + countTextTokens(JSON.stringify(schema), profile.tokenizer),
+  );
+}
+
+/** Sum of the message tokens of a transcript, without request framing. */
+export function messagesTokens(messages: readonly Message[], profile: TokenProfile = DEFAULT_PROFILE): number {
+  let tokens = 0;
+  for (const message of messages) tokens += messageTokens(message, profile);
+  return tokens;
+}
+
+/**
+ * Estimates the prompt tokens of a transcript or of a whole request: real BPE counts
+ * (o200k, or cl100k for older OpenAI models) of every message, plus the chat format's
+ * framing, the tool definitions, the output schema and images by the vendor's formula.
+ * `metadata` is never counted. Counts are cached per message, so estimating a transcript
+ * that grew by one message costs only that message.
+ *
+ * @example
+ * estimateTokens([{ role: 'user', content: 'Hello' }], 'gpt-4o');
+ * estimateTokens({ model: 'gpt-4o', messages, tools });
+ */
+export function estimateTokens(input: readonly Message[] | TokenEstimateRequest, model?: string): number {
+  if (Array.isArray(input)) {
+    const profile = tokenProfile(model);
+    return REQUEST_FRAMING_TOKENS + messagesTokens(input as readonly Message[], profile);
+  }
+  const request = input as TokenEstimateRequest;
+  const profile = tokenProfile(model ?? request.model);
+  return (
+    REQUEST_FRAMING_TOKENS +
+    messagesTokens(request.messages, profile) +
+    toolDefinitionTokens(request.tools, profile) +
+    outputSchemaTokens(request.outputSchema, profile)
+  );
+}

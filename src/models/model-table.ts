@@ -1,0 +1,129 @@
+import type { ModelInfo } from './model-info.js';
+
+type Row = [id: string, contextWindow: number, maxOutput: number, input?: number, output?: number, cached?: number];
+
+function rows(provider: string, tokenizer: ModelInfo['tokenizer'], list: Row[]): ModelInfo[] {
+  return list.map(([id, contextWindow, maxOutputTokens, input, output, cached]) => ({
+    id,
+    provider,
+    contextWindow,
+    maxOutputTokens,
+    ...(input === undefined ? {} : { inputPricePerMillion: input }),
+    ...(output === undefined ? {} : { outputPricePerMillion: output }),
+    ...(cached === undefined ? {} : { cachedInputPricePerMillion: cached }),
+    ...(tokenizer === undefined ? {} : { tokenizer }),
+  }));
+}
+
+/**
+ * The built-in model table: context window, max output tokens and list prices in USD
+ * per million tokens (input, output, cached input), from the vendors' published pages.
+ * Register your own or override an entry with `registerModel()`.
+ */
+export const BUILT_IN_MODELS: readonly ModelInfo[] = [
+  ...rows('openai', 'o200k', [
+    ['gpt-5', 400_000, 128_000, 1.25, 10, 0.125],
+    ['gpt-5-mini', 400_000, 128_000, 0.25, 2, 0.025],
+    ['gpt-5-nano', 400_000, 128_000, 0.05, 0.4, 0.005],
+    ['gpt-5-chat-latest', 128_000, 16_384, 1.25, 10, 0.125],
+    ['gpt-4.1', 1_047_576, 32_768, 2, 8, 0.5],
+    ['gpt-4.1-mini', 1_047_576, 32_768, 0.4, 1.6, 0.1],
+    ['gpt-4.1-nano', 1_047_576, 32_768, 0.1, 0.4, 0.025],
+    ['gpt-4o', 128_000, 16_384, 2.5, 10, 1.25],
+    ['gpt-4o-mini', 128_000, 16_384, 0.15, 0.6, 0.075],
+    ['o1', 200_000, 100_000, 15, 60, 7.5],
+    ['o1-mini', 128_000, 65_536, 1.1, 4.4, 0.55],
+    ['o3', 200_000, 100_000, 2, 8, 0.5],
+    ['o3-mini', 200_000, 100_000, 1.1, 4.4, 0.55],
+    ['o3-pro', 200_000, 100_000, 20, 80],
+    ['o4-mini', 200_000, 100_000, 1.1, 4.4, 0.275],
+    ['gpt-oss-120b', 131_072, 131_072],
+    ['gpt-oss-20b', 131_072, 131_072],
+  ]),
+  ...rows('openai', 'cl100k', [
+    ['gpt-4-turbo', 128_000, 4_096, 10, 30],
+    ['gpt-4', 8_192, 8_192, 30, 60],
+    ['gpt-3.5-turbo', 16_385, 4_096, 0.5, 1.5],
+  ]),
+  ...rows('anthropic', undefined, [
+    ['claude-opus-4-5', 200_000, 64_000, 5, 25, 0.5],
+    ['claude-opus-4-1', 200_000, 32_000, 15, 75, 1.5],
+    ['claude-opus-4', 200_000, 32_000, 15, 75, 1.5],
+    ['claude-sonnet-4-5', 200_000, 64_000, 3, 15, 0.3],
+    ['claude-sonnet-4', 200_000, 64_000, 3, 15, 0.3],
+    ['claude-haiku-4-5', 200_000, 64_000, 1, 5, 0.1],
+    ['claude-3-7-sonnet', 200_000, 64_000, 3, 15, 0.3],
+    ['claude-3-5-sonnet', 200_000, 8_192, 3, 15, 0.3],
+    ['claude-3-5-haiku', 200_000, 8_192, 0.8, 4, 0.08],
+    ['claude-3-opus', 200_000, 4_096, 15, 75, 1.5],
+    ['claude-3-haiku', 200_000, 4_096, 0.25, 1.25, 0.03],
+  ]),
+  ...rows('google', undefined, [
+    ['gemini-2.5-pro', 1_048_576, 65_536, 1.25, 10, 0.31],
+    ['gemini-2.5-flash', 1_048_576, 65_536, 0.3, 2.5, 0.075],
+    ['gemini-2.5-flash-lite', 1_048_576, 65_536, 0.1, 0.4, 0.025],
+    ['gemini-2.0-flash', 1_048_576, 8_192, 0.1, 0.4, 0.025],
+    ['gemini-2.0-flash-lite', 1_048_576, 8_192, 0.075, 0.3],
+    ['gemini-1.5-pro', 2_097_152, 8_192, 1.25, 5],
+    ['gemini-1.5-flash', 1_048_576, 8_192, 0.075, 0.3],
+    ['gemma-3-27b-it', 131_072, 8_192],
+  ]),
+  ...rows('meta-llama', undefined, [
+    ['llama-4-maverick', 1_048_576, 16_384, 0.15, 0.6],
+    ['llama-4-scout', 327_680, 16_384, 0.08, 0.3],
+    ['llama-3.3-70b-instruct', 131_072, 16_384, 0.13, 0.4],
+    ['llama-3.1-405b-instruct', 131_072, 16_384, 0.8, 0.8],
+    ['llama-3.1-70b-instruct', 131_072, 16_384, 0.4, 0.4],
+    ['llama-3.1-8b-instruct', 131_072, 16_384, 0.02, 0.05],
+  ]),
+  ...rows('mistral', undefined, [
+    ['mistral-large', 131_072, 131_072, 2, 6],
+    ['mistral-medium-3', 131_072, 131_072, 0.4, 2],
+    ['mistral-small', 131_072, 131_072, 0.1, 0.3],
+    ['codestral', 262_144, 262_144, 0.3, 0.9],
+    ['devstral-medium', 131_072, 131_072, 0.4, 2],
+    ['devstral-small', 131_072, 131_072, 0.1, 0.3],
+    ['ministral-8b', 131_072, 131_072, 0.1, 0.1],
+    ['ministral-3b', 131_072, 131_072, 0.04, 0.04],
+    ['pixtral-large', 131_072, 131_072, 2, 6],
+  ]),
+  ...rows('qwen', undefined, [
+    ['qwen3-235b-a22b', 131_072, 32_768, 0.13, 0.6],
+    ['qwen3-coder', 262_144, 65_536, 0.22, 0.95],
+    ['qwen3-32b', 131_072, 32_768, 0.1, 0.3],
+    ['qwen3-30b-a3b', 131_072, 32_768, 0.08, 0.3],
+    ['qwen-max', 32_768, 8_192, 1.6, 6.4],
+    ['qwen-plus', 131_072, 8_192, 0.4, 1.2],
+    ['qwen-turbo', 1_000_000, 8_192, 0.05, 0.2],
+    ['qwen2.5-72b-instruct', 131_072, 8_192, 0.12, 0.39],
+    ['qwen2.5-coder-32b-instruct', 131_072, 8_192, 0.06, 0.15],
+  ]),
+  ...rows('deepseek', undefined, [
+    ['deepseek-chat', 131_072, 8_192, 0.28, 0.42, 0.028],
+    ['deepseek-reasoner', 131_072, 65_536, 0.28, 0.42, 0.028],
+    ['deepseek-v3', 131_072, 8_192, 0.28, 0.42],
+    ['deepseek-r1', 131_072, 65_536, 0.55, 2.19],
+  ]),
+];
+
+/** Other spellings of built-in ids, as OpenRouter and older snapshots write them. */
+export const MODEL_ALIASES: Readonly<Record<string, string>> = {
+  'claude-3.5-sonnet': 'claude-3-5-sonnet',
+  'claude-3.5-haiku': 'claude-3-5-haiku',
+  'claude-3.7-sonnet': 'claude-3-7-sonnet',
+  'claude-sonnet-4.5': 'claude-sonnet-4-5',
+  'claude-opus-4.1': 'claude-opus-4-1',
+  'claude-opus-4.5': 'claude-opus-4-5',
+  'claude-haiku-4.5': 'claude-haiku-4-5',
+  'claude-3-5-sonnet-v2': 'claude-3-5-sonnet',
+  'chatgpt-4o-latest': 'gpt-4o',
+  'mistral-large-latest': 'mistral-large',
+  'mistral-small-latest': 'mistral-small',
+  'mistral-medium-latest': 'mistral-medium-3',
+  'codestral-latest': 'codestral',
+  'deepseek-chat-v3': 'deepseek-v3',
+  'deepseek-chat-v3-0324': 'deepseek-v3',
+  'llama-3.3-70b-versatile': 'llama-3.3-70b-instruct',
+  'llama-4-maverick-17b-128e-instruct': 'llama-4-maverick',
+  'llama-4-scout-17b-16e-instruct': 'llama-4-scout',
+};

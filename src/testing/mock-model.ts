@@ -1,0 +1,170 @@
+import { LoushoError } from '../errors/lousho-error.js';
+import type { ToolCall } from '../messages/types.js';
+import { argumentsText, estimateTokens } from '../models/estimate-tokens.js';
+import { countTextTokens } from '../models/tokenizer.js';
+import type {
+  FinishReason,
+  LLMProvider,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamPart,
+  Usage,
+} from '../providers/types.js';
+
+/** One scripted tool call; `id` is generated when absent. */
+export interface MockToolCall {
+  id?: string;
+  name: string;
+  arguments?: unknown;
+}
+
+/** One scripted reply. */
+export interface MockReply {
+  text?: string;
+  toolCalls?: MockToolCall[];
+  finishReason?: FinishReason;
+  /** The usage to report; by default the request's estimated size and the reply's token count. */
+  usage?: Partial<Usage>;
+  /** Wait this long before answering (honours the abort signal). */
+  delayMs?: number;
+}
+
+/**
+ * One step of a script: a text reply, a reply object, an Error to throw, or a function
+ * of the request that returns one of those.
+ */
+export type MockStep =
+  | string
+  | MockReply
+  | Error
+  | ((request: ModelRequest, index: number) => string | MockReply | Error);
+
+export interface MockModelOptions {
+  /** The model id the provider reports (default 'mock-model'). */
+  modelId?: string;
+  /** The provider name (default 'mock'). */
+  provider?: string;
+  /** Context window the provider reports through contextWindow(), like a local server would. */
+  contextWindow?: number;
+}
+
+/** A scripted LLMProvider with the requests it received, for assertions. */
+export interface MockModel extends LLMProvider {
+  /** Every request received, in order. */
+  readonly calls: ModelRequest[];
+  /** Steps not used yet. */
+  readonly remaining: number;
+  /** Throws LOUSHO_MOCK_SCRIPT when scripted steps were left unused. */
+  assertAllUsed(): void;
+}
+
+function abortError(): LoushoError {
+  return new LoushoError('LOUSHO_ABORTED', 'The model call was aborted through its AbortSignal.');
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) return reject(abortError());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * A scripted model for tests and examples. Each call takes the next step of the script;
+ * a call past the end throws LOUSHO_MOCK_SCRIPT, and assertAllUsed() fails on unused
+ * steps. Pass a function instead of an array to script an unbounded run.
+ *
+ * @example
+ * const provider = mockModel(['ok']);
+ * const tools = mockModel([{ toolCalls: [{ name: 'read', arguments: { path: 'a.ts' } }] }, 'done']);
+ */
+export function mockModel(script: readonly MockStep[] | MockStep, options: MockModelOptions = {}): MockModel {
+  const steps = Array.isArray(script) ? [...script] : undefined;
+  const generator = Array.isArray(script) ? undefined : (script as MockStep);
+  const modelId = options.modelId ?? 'mock-model';
+  const provider = options.provider ?? 'mock';
+  const calls: ModelRequest[] = [];
+  let used = 0;
+
+  function nextReply(request: ModelRequest): MockReply {
+    const index = calls.length;
+    calls.push(request);
+    let step: MockStep | undefined;
+    if (steps !== undefined) {
+      if (index >= steps.length) {
+        throw new LoushoError(
+          'LOUSHO_MOCK_SCRIPT',
+          `mockModel(${modelId}) was called ${index + 1} times but its script has ${steps.length} steps. Add a step for this call.`,
+        );
+      }
+      step = steps[index];
+      used++;
+    } else {
+      step = generator;
+    }
+    if (typeof step === 'function') step = step(request, index);
+    if (step instanceof Error) throw step;
+    if (typeof step === 'string') return { text: step };
+    return step as MockReply;
+  }
+
+  function toResponse(request: ModelRequest, reply: MockReply): ModelResponse {
+    const toolCalls: ToolCall[] = (reply.toolCalls ?? []).map((call, i) => ({
+      id: call.id ?? `call_${calls.length}_${i}`,
+      name: call.name,
+      arguments: call.arguments ?? {},
+    }));
+    const text = reply.text ?? '';
+    let outputTokens = countTextTokens(text);
+    for (const call of toolCalls)
+      outputTokens += countTextTokens(call.name) + countTextTokens(argumentsText(call.arguments));
+    const usage: Usage = {
+      inputTokens: estimateTokens(request),
+      outputTokens,
+      cachedInputTokens: undefined,
+      ...reply.usage,
+    };
+    const finishReason = reply.finishReason ?? (toolCalls.length > 0 ? 'tool-calls' : 'stop');
+    return { text, toolCalls, finishReason, usage, modelId };
+  }
+
+  async function answer(request: ModelRequest): Promise<ModelResponse> {
+    if (request.abortSignal?.aborted === true) throw abortError();
+    const reply = nextReply(request);
+    if (reply.delayMs !== undefined) await sleep(reply.delayMs, request.abortSignal);
+    return toResponse(request, reply);
+  }
+
+  return {
+    provider,
+    modelId,
+    calls,
+    get remaining() {
+      return steps === undefined ? Number.POSITIVE_INFINITY : steps.length - used;
+    },
+    assertAllUsed() {
+      if (steps !== undefined && used < steps.length) {
+        throw new LoushoError('LOUSHO_MOCK_SCRIPT', `mockModel(${modelId}) used ${used} of its ${steps.length} steps.`);
+      }
+    },
+    generate: answer,
+    async *stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
+      const response = await answer(request);
+      for (const piece of response.text.match(/\S+\s*|\s+/g) ?? []) {
+        if (request.abortSignal?.aborted === true) throw abortError();
+        yield { type: 'text-delta', text: piece };
+      }
+      for (const toolCall of response.toolCalls) yield { type: 'tool-call', toolCall };
+      yield { type: 'finish', finishReason: response.finishReason, usage: response.usage, modelId };
+    },
+    ...(options.contextWindow === undefined ? {} : { contextWindow: async () => options.contextWindow }),
+  };
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { pinMessage } from '../messages/pin.js';
+import type { Message, ToolMessage } from '../messages/types.js';
+import { estimateTokens, messageTokens } from '../models/estimate-tokens.js';
+import { readingTranscript, toolTurn } from '../test-support/transcripts.js';
+import { isPrunedMarker, prunedMarker } from './marker.js';
+import { pruneToolResults, pruneToolResultsStrategy } from './prune-tool-results.js';
+import type { CompactionInput } from './types.js';
+
+function input(messages: Message[], protectedTokens = 0): CompactionInput {
+  return {
+    messages,
+    estimateTokens: (list) => estimateTokens(list),
+    countMessage: (m) => messageTokens(m),
+    contextWindow: 128_000,
+    protectedTokens,
+    thresholdTokens: 115_200,
+  };
+}
+
+const contentOf = (messages: Message[], id: string) =>
+  (messages.find((m) => m.role === 'tool' && m.toolCallId === id) as ToolMessage).content;
+
+describe('pruneToolResultsStrategy', () => {
+  it('replaces old results with a marker naming the call and the size', () => {
+    const messages = [
+      ...toolTurn('c1', 'search', { query: 'deploy' }, 'r'.repeat(18234)),
+      { role: 'assistant', content: 'ok' } as Message,
+    ];
+    const result = pruneToolResults(input(messages));
+    expect(contentOf(result.messages, 'c1')).toBe(
+      '[pruned: search({"query":"deploy"}) result, 18234 chars; already read]',
+    );
+    expect(result.prunedToolCallIds).toEqual(['c1']);
+    expect(result.tokensAfter).toBeLessThan(result.tokensBefore);
+    expect(pruneToolResultsStrategy().name).toBe('prune-tool-results');
+  });
+
+  it('cuts arguments longer than 120 characters in the marker', () => {
+    const marker = prunedMarker('write', { text: 'y'.repeat(500) }, 9);
+    const args = marker.slice('[pruned: write('.length, marker.indexOf(') result'));
+    expect(args).toBe(`${JSON.stringify({ text: 'y'.repeat(500) }).slice(0, 120)}…`);
+    expect(isPrunedMarker(marker)).toBe(true);
+  });
+
+  it('never changes system, user or assistant messages', () => {
+    const messages = readingTranscript(6);
+    messages.push({ role: 'assistant', content: 'Done.' });
+    const result = pruneToolResults(input(messages));
+    result.messages.forEach((m, i) => {
+      if (m.role !== 'tool') expect(m).toBe(messages[i]);
+    });
+    expect(result.prunedToolCallIds).toHaveLength(6);
+  });
+
+  it("keeps the latest assistant turn's results even when they exceed protectedTokens", () => {
+    const messages = readingTranscript(3, 20_000);
+    const result = pruneToolResults(input(messages, 0));
+    expect(result.prunedToolCallIds).toEqual(['call_0', 'call_1']);
+    expect(result.messages.at(-1)).toBe(messages.at(-1));
+  });
+
+  it('keeps pinned results, markers of both forms and results shorter than a marker', () => {
+    const old = '[pruned: search result, 18234 chars]';
+    const messages: Message[] = [
+      { role: 'user', content: 'go' },
+      ...toolTurn('pinned', 'read', { path: 'a' }, 'p'.repeat(5_000)),
+      ...toolTurn('older', 'search', {}, old),
+      ...toolTurn('current', 'search', { q: 1 }, prunedMarker('search', { q: 1 }, 999)),
+      ...toolTurn('short', 'ls', {}, 'a.ts'),
+      ...toolTurn('big', 'read', { path: 'b' }, 'b'.repeat(5_000)),
+      { role: 'assistant', content: 'done' },
+    ];
+    messages[2] = pinMessage(messages[2] as Message);
+    const result = pruneToolResults(input(messages));
+    expect(result.prunedToolCallIds).toEqual(['big']);
+    expect(contentOf(result.messages, 'older')).toBe(old);
+    expect(contentOf(result.messages, 'short')).toBe('a.ts');
+  });
+
+  it('leaves the protected tail unchanged', () => {
+    const messages = readingTranscript(10);
+    messages.push({ role: 'assistant', content: 'summary of findings' });
+    const tail = messages.slice(-5).reduce((sum, m) => sum + messageTokens(m), 0);
+    const result = pruneToolResults(input(messages, tail));
+    expect(result.messages.slice(-5)).toEqual(messages.slice(-5));
+    expect(result.prunedToolCallIds).toHaveLength(8);
+  });
+
+  it('returns the input array itself when there is nothing to prune', () => {
+    const messages = readingTranscript(1);
+    const result = pruneToolResults(input(messages));
+    expect(result.messages).toBe(messages);
+    expect(result.tokensAfter).toBe(result.tokensBefore);
+  });
+});

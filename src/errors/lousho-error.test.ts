@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { configError, LoushoError, toError } from './lousho-error.js';
+
+describe('LoushoError', () => {
+  it('carries a stable code, the cause and a serialisable form', () => {
+    const cause = new Error('socket closed');
+    const error = new LoushoError('LOUSHO_RATE_LIMITED', 'slow down', {
+      cause,
+      isRetryable: true,
+      details: { retryAfterMs: 1000 },
+    });
+    expect(error.code).toBe('LOUSHO_RATE_LIMITED');
+    expect(error.cause).toBe(cause);
+    expect(error.isRetryable).toBe(true);
+    expect(JSON.parse(JSON.stringify(error))).toEqual({
+      name: 'LoushoError',
+      code: 'LOUSHO_RATE_LIMITED',
+      message: 'slow down',
+      isRetryable: true,
+      details: { retryAfterMs: 1000 },
+    });
+  });
+
+  it('recognises instances from another copy of the package by its marker', () => {
+    const foreign = Object.assign(new Error('x'), { [Symbol.for('@lousho/build-ai-agent.error')]: true });
+    expect(LoushoError.isInstance(foreign)).toBe(true);
+    expect(LoushoError.isInstance(new Error('x'))).toBe(false);
+    expect(LoushoError.isInstance(configError('bad'))).toBe(true);
+  });
+
+  it('turns thrown non-errors into errors', () => {
+    expect(toError('boom').message).toBe('boom');
+    expect(toError({ a: 1 }).message).toBe('{"a":1}');
+  });
+});

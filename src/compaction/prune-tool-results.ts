@@ -19,7 +19,8 @@ function hasImage(message: ToolMessage): boolean {
 export function pruneToolResults(input: CompactionInput): CompactionResult {
   const { messages } = input;
   const tokensBefore = input.estimateTokens(messages);
-  const tailStart = protectedTailStart(messages, input.protectedTokens, messageCounter(input));
+  const countMessage = messageCounter(input);
+  const tailStart = protectedTailStart(messages, input.protectedTokens, countMessage);
   // Results after the latest assistant message are ones the model has not read yet.
   const end = Math.min(tailStart, Math.max(latestAssistantIndex(messages), 0));
   const calls = new Map<string, ToolCall>();
@@ -37,8 +38,11 @@ export function pruneToolResults(input: CompactionInput): CompactionResult {
     const call = calls.get(message.toolCallId);
     const marker = prunedMarker(call?.name ?? message.toolName ?? 'tool', call?.arguments ?? {}, chars);
     if (chars <= marker.length && !hasImage(message)) continue;
+    const stub: ToolMessage = { ...message, content: marker };
+    // A short result can cost fewer tokens than its marker (repeated characters, long arguments).
+    if (countMessage(stub) >= countMessage(message)) continue;
     output ??= messages.slice();
-    output[i] = { ...message, content: marker };
+    output[i] = stub;
     prunedToolCallIds.push(message.toolCallId);
   }
   if (output === undefined) return { messages, tokensBefore, tokensAfter: tokensBefore, prunedToolCallIds };
@@ -49,7 +53,8 @@ export function pruneToolResults(input: CompactionInput): CompactionResult {
  * Replaces old tool results with a short marker such as
  * `[pruned: search({"query":"deploy"}) result, 18234 chars; already read]`. No model call.
  * Never changes system, user or assistant messages, the results of the latest assistant
- * turn, pinned results, markers, or results shorter than their marker.
+ * turn, pinned results, markers, or results shorter than their marker (in characters or
+ * in tokens), so pruning never makes a transcript larger.
  *
  * @example
  * createCompactionHook({ strategy: pruneToolResultsStrategy() });

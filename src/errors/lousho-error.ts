@@ -27,6 +27,8 @@ export type LoushoErrorCode =
   | 'LOUSHO_LIMIT_EXCEEDED'
   /** A run or model call was aborted through its AbortSignal. */
   | 'LOUSHO_ABORTED'
+  /** A hook threw; the run ended. The hook's error is the cause. */
+  | 'LOUSHO_HOOK_FAILED'
   /** A scripted model (testing) was called more often than its script allows, or left steps unused. */
   | 'LOUSHO_MOCK_SCRIPT';
 
@@ -36,6 +38,8 @@ export interface LoushoErrorOptions {
   isRetryable?: boolean;
   /** Structured facts about the failure, e.g. `{ option: 'thresholdPercent' }`. */
   details?: Record<string, unknown>;
+  /** What a run had done when it failed (an AgentResult); read it with partialResult(error). */
+  partialResult?: unknown;
 }
 
 /** The serialisable form of a {@link LoushoError}, e.g. for storing it with a session. */
@@ -60,6 +64,8 @@ export class LoushoError extends Error {
   readonly code: LoushoErrorCode;
   readonly isRetryable: boolean;
   readonly details: Record<string, unknown> | undefined;
+  /** What a run had done when it failed (an AgentResult), when the error ended a run. */
+  readonly partialResult: unknown;
   readonly [MARKER] = true;
 
   constructor(code: LoushoErrorCode, message: string, options: LoushoErrorOptions = {}) {
@@ -68,6 +74,7 @@ export class LoushoError extends Error {
     this.code = code;
     this.isRetryable = options.isRetryable ?? false;
     this.details = options.details;
+    this.partialResult = options.partialResult;
   }
 
   /** True for any LoushoError, even one created by another copy of the package. */

@@ -39,3 +39,33 @@ export interface Tool<Args = unknown, Result = unknown> {
   parameters: StandardSchemaV1<unknown, Args> | JSONSchema;
   execute(args: Args, context: ToolContext): Result | Promise<Result>;
 }
+
+type OutputOf<S> = S extends StandardSchemaV1<unknown, infer O> ? O : never;
+
+/**
+ * Defines a tool with its argument type inferred from a Standard Schema validator
+ * (zod 4, valibot, arktype), or typed as an object for a plain JSON Schema.
+ *
+ * @example
+ * const read = tool({
+ *   name: 'read_file',
+ *   description: 'Read a file',
+ *   parameters: z.object({ path: z.string() }),
+ *   execute: async ({ path }) => readFile(path, 'utf8'),
+ * });
+ */
+export function tool<S extends StandardSchemaV1, R>(definition: {
+  name: string;
+  description?: string;
+  parameters: S;
+  execute(args: OutputOf<S>, context: ToolContext): R | Promise<R>;
+}): Tool<OutputOf<S>, R>;
+export function tool<R>(definition: {
+  name: string;
+  description?: string;
+  parameters: JSONSchema;
+  execute(args: Record<string, unknown>, context: ToolContext): R | Promise<R>;
+}): Tool<Record<string, unknown>, R>;
+export function tool(definition: Tool<never, unknown>): Tool<never, unknown> {
+  return definition;
+}

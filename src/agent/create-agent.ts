@@ -1,0 +1,185 @@
+import { type CompactionHookOptions, createCompactionHook } from '../compaction/compaction-hook.js';
+import { twoPhaseStrategy } from '../compaction/two-phase.js';
+import { configError } from '../errors/lousho-error.js';
+import {
+  type AgentDefinition,
+  type AgentInput,
+  type AgentStream,
+  type ExecuteParams,
+  executeRun,
+  streamRun,
+} from '../executor/agent-executor.js';
+import type { AgentEventListener } from '../executor/events.js';
+import { type AgentHook, HookRegistry } from '../executor/hooks.js';
+import { type AgentLimits, checkLimits } from '../executor/limits.js';
+import type { AgentResult } from '../executor/result.js';
+import type { Tool } from '../executor/tool.js';
+import { ToolRegistry } from '../executor/tool-registry.js';
+import { isLLMProvider, resolveProvider } from '../providers/resolve-provider.js';
+import type { JSONSchema, LLMProvider, ModelSpec } from '../providers/types.js';
+import { checkToolSearch, createToolSearch, type ToolSearchOptions } from './tool-search.js';
+
+/** createAgent({ compaction }) as an object: the hook's options, plus `summarizer`. */
+export interface CompactionConfig extends CompactionHookOptions {
+  /**
+   * A summarizer model ("provider/model" or an LLMProvider): selects twoPhaseStrategy({ model: summarizer }).
+   * Cannot be combined with `strategy`.
+   */
+  summarizer?: ModelSpec;
+}
+
+export interface CreateAgentOptions {
+  /** The model: a "provider/model" spec such as 'openai/gpt-4o', or an LLMProvider. */
+  model?: ModelSpec;
+  /** The model as an LLMProvider (same as passing one as `model`). */
+  provider?: LLMProvider;
+  name?: string;
+  /** The system prompt. */
+  instructions?: string;
+  tools?: Tool<never, unknown>[];
+  /** Hooks that run before each model call; they run before the compaction hook. */
+  hooks?: AgentHook[];
+  /** true: compact with the defaults (prune above 90% of the window); an object configures it. */
+  compaction?: boolean | CompactionConfig;
+  limits?: AgentLimits;
+  /** Receives every event of every run (send() included). */
+  onEvent?: AgentEventListener;
+  /** Send one search tool instead of the tool definitions when they would take too much of the window. */
+  toolSearch?: boolean | ToolSearchOptions;
+  /** The final answer must be JSON matching this schema. */
+  outputSchema?: JSONSchema;
+  /** maxTokens of each model call. */
+  maxOutputTokens?: number;
+  temperature?: number;
+}
+
+/** Options of one send() or stream(). */
+export interface RunOptions {
+  abortSignal?: AbortSignal;
+  /** Receives this run's events (besides createAgent({ onEvent })). */
+  onEvent?: AgentEventListener;
+}
+
+/** An agent: send() runs it to the end, stream() reports each event as it happens. */
+export interface Agent extends AgentDefinition {
+  /** Runs the agent on `input` and resolves to the result. */
+  send(input: AgentInput, options?: RunOptions): Promise<AgentResult>;
+  /** Runs the agent and yields its events; `.result` resolves to the result. */
+  stream(input: AgentInput, options?: RunOptions): AgentStream;
+  /** The tools, by name. */
+  readonly tools: ToolRegistry;
+  /** The hooks in the order they run (the compaction hook last). */
+  readonly hooks: HookRegistry;
+  /** The model, resolved on first use. */
+  provider(): LLMProvider;
+}
+
+const COMPACTION_KEYS = new Set([
+  'strategy',
+  'thresholdPercent',
+  'contextWindow',
+  'protectedTokens',
+  'reserveOutputTokens',
+  'onCompaction',
+  'summarizer',
+]);
+
+/** The compaction hook createAgent({ compaction }) installs, or undefined for none. */
+export function compactionHookFor(compaction: unknown): AgentHook | undefined {
+  if (compaction === undefined || compaction === false) return undefined;
+  if (compaction === true) return createCompactionHook();
+  if (typeof compaction !== 'object' || compaction === null) {
+    throw configError(
+      'compaction must be true, false or an object such as { thresholdPercent: 0.8, summarizer: "openai/gpt-4o-mini" }.',
+    );
+  }
+  const unknown = Object.keys(compaction).filter((k) => !COMPACTION_KEYS.has(k));
+  if (unknown.length > 0) {
+    throw configError(
+      `compaction has unknown option ${unknown.map((k) => `'${k}'`).join(', ')}; it takes ${[...COMPACTION_KEYS].join(', ')}.`,
+    );
+  }
+  const { summarizer, ...hookOptions } = compaction as CompactionConfig;
+  if (summarizer !== undefined && hookOptions.strategy !== undefined) {
+    throw configError(
+      'compaction: summarizer and strategy cannot be combined. Pass strategy: twoPhaseStrategy({ model }) instead of summarizer, or drop strategy.',
+    );
+  }
+  if (summarizer !== undefined) hookOptions.strategy = twoPhaseStrategy({ model: summarizer });
+  return createCompactionHook(hookOptions);
+}
+
+/**
+ * Creates an agent.
+ *
+ * @example
+ * const agent = createAgent({ model: 'openai/gpt-4o', tools, compaction: { summarizer: 'openai/gpt-4o-mini' } });
+ * const { text, usage } = await agent.send('Audit the repository.');
+ */
+export function createAgent(options: CreateAgentOptions): Agent {
+  if (typeof options !== 'object' || options === null)
+    throw configError('createAgent() takes an options object such as { model: "openai/gpt-4o" }.');
+  if (options.model !== undefined && options.provider !== undefined) {
+    throw configError('createAgent(): pass either model or provider, not both.');
+  }
+  const spec = options.model ?? options.provider;
+  if (spec === undefined || (typeof spec !== 'string' && !isLLMProvider(spec))) {
+    throw configError(
+      'createAgent() needs a model: a "provider/model" string such as "openai/gpt-4o", or an LLMProvider (provider).',
+    );
+  }
+  if (options.hooks !== undefined && !Array.isArray(options.hooks))
+    throw configError('createAgent(): hooks must be an array of AgentHook.');
+  if (options.tools !== undefined && !Array.isArray(options.tools))
+    throw configError('createAgent(): tools must be an array of tools.');
+  if (options.onEvent !== undefined && typeof options.onEvent !== 'function')
+    throw configError('createAgent(): onEvent must be a function.');
+  const limits = checkLimits(options.limits);
+  const tools = new ToolRegistry(options.tools ?? []);
+  const hooks = new HookRegistry(options.hooks ?? []);
+  const compactionHook = compactionHookFor(options.compaction);
+  if (compactionHook !== undefined) hooks.register(compactionHook);
+  const search = checkToolSearch(options.toolSearch);
+  const toolSearch = search === undefined ? undefined : createToolSearch(search);
+  let provider: LLMProvider | undefined;
+  const getProvider = () => {
+    provider ??= resolveProvider(spec);
+    return provider;
+  };
+
+  const params = (input: AgentInput, run: RunOptions = {}): ExecuteParams => {
+    const listeners = [options.onEvent, run.onEvent].filter((l): l is AgentEventListener => l !== undefined);
+    let registry = tools;
+    let selectTools: ExecuteParams['selectTools'];
+    if (toolSearch !== undefined) {
+      const state = toolSearch.forRun();
+      registry = new ToolRegistry([...tools.list(), state.tool as Tool<never, unknown>]);
+      selectTools = (runState, all) => toolSearch.select(runState, all, state);
+    }
+    return {
+      agent,
+      input,
+      provider: getProvider(),
+      toolRegistry: registry,
+      hooks,
+      ...(listeners.length === 0 ? {} : { onEvent: listeners }),
+      ...(run.abortSignal === undefined ? {} : { abortSignal: run.abortSignal }),
+      ...(selectTools === undefined ? {} : { selectTools }),
+    };
+  };
+
+  const agent: Agent = {
+    ...(options.name === undefined ? {} : { name: options.name }),
+    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    limits,
+    ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
+    ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    tools,
+    hooks,
+    provider: getProvider,
+    send: async (input, run) => executeRun(params(input, run), undefined),
+    stream: (input, run) => streamRun((emit) => executeRun(params(input, run), emit)),
+  };
+  return agent;
+}

@@ -1,0 +1,291 @@
+import { configError, LoushoError, toError } from '../errors/lousho-error.js';
+import { contentText } from '../messages/content.js';
+import type { AssistantMessage, Message } from '../messages/types.js';
+import { validateMessages } from '../messages/validate.js';
+import { isLLMProvider } from '../providers/resolve-provider.js';
+import type { JSONSchema, LLMProvider, ModelRequest, ModelResponse, ToolDefinition } from '../providers/types.js';
+import { callModel } from './call-model.js';
+import { EventQueue } from './event-queue.js';
+import type { AgentEvent, AgentEventListener } from './events.js';
+import { HookRegistry } from './hooks.js';
+import { type AgentLimits, checkLimits, reachedLimit } from './limits.js';
+import type { AgentResult } from './result.js';
+import { RunState } from './run-state.js';
+import { runToolCalls } from './run-tools.js';
+import { ToolRegistry } from './tool-registry.js';
+import { addCall } from './usage.js';
+
+/** What the executor needs of an agent: its instructions and settings (an Agent from createAgent() fits). */
+export interface AgentDefinition {
+  name?: string;
+  /** The system prompt. */
+  instructions?: string;
+  limits?: AgentLimits;
+  /** When set, the final answer must be JSON matching this schema. */
+  outputSchema?: JSONSchema;
+  /** maxTokens of each model call. */
+  maxOutputTokens?: number;
+  temperature?: number;
+}
+
+/** A run's input: a user message as text, one message, or a whole transcript to continue. */
+export type AgentInput = string | Message | Message[];
+
+/** Everything one run needs. */
+export interface ExecuteParams {
+  agent: AgentDefinition;
+  input: AgentInput;
+  provider: LLMProvider;
+  toolRegistry?: ToolRegistry;
+  hooks?: HookRegistry;
+  /** Receives every event of the run. */
+  onEvent?: AgentEventListener | AgentEventListener[];
+  abortSignal?: AbortSignal;
+  /**
+   * Picks the tool definitions sent at each step (tool search); all of the registry's by default.
+   * @internal
+   */
+  selectTools?: (run: RunState, all: ToolDefinition[]) => Promise<ToolDefinition[]>;
+}
+
+function initialMessages(agent: AgentDefinition, input: AgentInput): Message[] {
+  const messages: Message[] = [];
+  if (agent.instructions !== undefined && agent.instructions !== '')
+    messages.push({ role: 'system', content: agent.instructions });
+  if (typeof input === 'string') {
+    messages.push({ role: 'user', content: input });
+  } else if (Array.isArray(input)) {
+    validateMessages(input);
+    const hasSystem = input.some((m) => m.role === 'system');
+    return hasSystem ? [...input] : [...messages, ...input];
+  } else {
+    validateMessages([input]);
+    messages.push(input);
+  }
+  return messages;
+}
+
+function listenerEmit(listeners: AgentEventListener[]): ((event: AgentEvent) => void) | undefined {
+  if (listeners.length === 0) return undefined;
+  return (event) => {
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        console.error('@lousho/build-ai-agent: an onEvent listener threw; the run goes on.', error);
+      }
+    }
+  };
+}
+
+function resultOf(run: RunState, finishReason: ModelResponse['finishReason']): AgentResult {
+  let text = '';
+  for (let i = run.messages.length - 1; i >= 0; i--) {
+    const m = run.messages[i] as Message;
+    if (m.role === 'assistant') {
+      text = contentText(m.content);
+      break;
+    }
+  }
+  const steps = run.usage.modelCalls.filter((c) => c.purpose === 'generate').length;
+  return { runId: run.runId, text, messages: run.messages, usage: run.usage, steps, finishReason };
+}
+
+/** Gives an error the run's partial result (and a stable code), keeping the original as cause. */
+function withPartial(error: unknown, run: RunState): LoushoError {
+  const partial = resultOf(run, 'other');
+  if (run.abortSignal?.aborted === true) {
+    return new LoushoError('LOUSHO_ABORTED', 'The run was aborted through its AbortSignal.', {
+      cause: error,
+      partialResult: partial,
+    });
+  }
+  if (LoushoError.isInstance(error)) {
+    return new LoushoError(error.code, error.message, {
+      cause: error,
+      isRetryable: error.isRetryable,
+      ...(error.details === undefined ? {} : { details: error.details }),
+      partialResult: partial,
+    });
+  }
+  const e = toError(error);
+  return new LoushoError('LOUSHO_PROVIDER_ERROR', `The run failed: ${e.message}`, { cause: e, partialResult: partial });
+}
+
+function checkBudget(run: RunState, limits: AgentLimits): void {
+  const hit = reachedLimit(limits, run.usage);
+  if (hit === undefined) return;
+  throw new LoushoError(
+    'LOUSHO_LIMIT_EXCEEDED',
+    `The run reached limits.${hit.limit} (${hit.value} of ${hit.max}) and stopped. Raise limits.${hit.limit} to let it go on; ` +
+      'the partial result is on error.partialResult.',
+    { details: { ...hit } },
+  );
+}
+
+/** Read through a function so the check after awaits is not narrowed away. */
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+async function runHook(name: string, fn: () => void | Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (error) {
+    throw new LoushoError('LOUSHO_HOOK_FAILED', `Hook '${name}' threw: ${toError(error).message}`, { cause: error });
+  }
+}
+
+/** Runs one agent run; `extraEmit` receives the events besides params.onEvent. @internal */
+export async function executeRun(
+  params: ExecuteParams,
+  extraEmit: ((event: AgentEvent) => void) | undefined,
+): Promise<AgentResult> {
+  if (!isLLMProvider(params.provider)) {
+    throw configError(
+      'AgentExecutor needs a provider: an LLMProvider such as resolveProvider("openai/gpt-4o") or mockModel([...]).',
+    );
+  }
+  const limits = checkLimits(params.agent.limits);
+  const tools = params.toolRegistry ?? new ToolRegistry();
+  const hooks = params.hooks ?? new HookRegistry();
+  const listeners =
+    params.onEvent === undefined ? [] : Array.isArray(params.onEvent) ? params.onEvent : [params.onEvent];
+  const emit = listenerEmit(extraEmit === undefined ? listeners : [...listeners, extraEmit]);
+  const state = new RunState({
+    messages: initialMessages(params.agent, params.input),
+    provider: params.provider,
+    abortSignal: params.abortSignal,
+    emit,
+  });
+  const { runId } = state;
+  const abortError = () => new LoushoError('LOUSHO_ABORTED', 'The run was aborted through its AbortSignal.');
+  emit?.({ type: 'run.start', runId });
+  try {
+    for (;;) {
+      if (isAborted(params.abortSignal)) throw abortError();
+      checkBudget(state, limits);
+      state.step++;
+      const step = state.step;
+      emit?.({ type: 'step.start', runId, step });
+      const all = tools.definitions();
+      const definitions = params.selectTools === undefined ? all : await params.selectTools(state, all);
+      const request: ModelRequest = {
+        model: params.provider.modelId,
+        messages: state.messages,
+        ...(definitions.length > 0 ? { tools: definitions } : {}),
+        ...(params.agent.outputSchema === undefined ? {} : { outputSchema: params.agent.outputSchema }),
+        ...(params.agent.maxOutputTokens === undefined ? {} : { maxTokens: params.agent.maxOutputTokens }),
+        ...(params.agent.temperature === undefined ? {} : { temperature: params.agent.temperature }),
+        ...(params.abortSignal === undefined ? {} : { abortSignal: params.abortSignal }),
+      };
+      for (const hook of hooks.list()) {
+        const pre = hook.preGenerate;
+        if (pre !== undefined)
+          await runHook(hook.name, () =>
+            pre.call(hook, { request, run: state, ...(emit === undefined ? {} : { emit }) }),
+          );
+      }
+      if (isAborted(params.abortSignal)) throw abortError();
+      checkBudget(state, limits); // a summarizer's call counts too
+      const response = await callModel(params.provider, request, emit, { runId, step });
+      addCall(state.usage, {
+        provider: params.provider.provider,
+        model: response.modelId ?? params.provider.modelId,
+        purpose: 'generate',
+        step,
+        usage: response.usage,
+      });
+      for (const hook of hooks.list()) {
+        const post = hook.postGenerate;
+        if (post !== undefined) {
+          await runHook(hook.name, () =>
+            post.call(hook, { request, response, run: state, ...(emit === undefined ? {} : { emit }) }),
+          );
+        }
+      }
+      const assistant: AssistantMessage = { role: 'assistant', content: response.text };
+      if (response.toolCalls.length > 0) assistant.toolCalls = response.toolCalls;
+      state.messages.push(assistant);
+      emit?.({
+        type: 'step.done',
+        runId,
+        step,
+        finishReason: response.finishReason,
+        usage: response.usage,
+        text: response.text,
+        toolCalls: response.toolCalls,
+      });
+      if (response.toolCalls.length === 0) {
+        const result = resultOf(state, response.finishReason);
+        emit?.({ type: 'run.done', runId, result });
+        return result;
+      }
+      const results = await runToolCalls(response.toolCalls, tools, {
+        abortSignal: params.abortSignal,
+        emit,
+        runId,
+        step,
+      });
+      state.messages.push(...results);
+    }
+  } catch (error) {
+    const failure = withPartial(error, state);
+    emit?.({ type: 'run.error', runId, error: { code: failure.code, message: failure.message } });
+    throw failure;
+  }
+}
+
+/** A streamed run: its events as an async iterable, and its result. */
+export interface AgentStream extends AsyncIterable<AgentEvent> {
+  /** Resolves to the run's result; rejects with the run's error. */
+  readonly result: Promise<AgentResult>;
+}
+
+/** Starts a run whose events go to a queue; the run starts when iteration starts or `result` is read. */
+export function streamRun(start: (emit: (event: AgentEvent) => void) => Promise<AgentResult>): AgentStream {
+  const queue = new EventQueue<AgentEvent>();
+  let result: Promise<AgentResult> | undefined;
+  const begin = () => {
+    result ??= start((event) => queue.push(event)).then(
+      (value) => {
+        queue.close();
+        return value;
+      },
+      (error: unknown) => {
+        queue.fail(error);
+        throw error;
+      },
+    );
+    result.catch(() => {}); // a caller that only iterates sees the error there
+    return result;
+  };
+  return {
+    get result() {
+      return begin();
+    },
+    [Symbol.asyncIterator]() {
+      begin();
+      return queue[Symbol.asyncIterator]();
+    },
+  };
+}
+
+/**
+ * The step loop: builds each request, runs the hooks (in registration order), calls the
+ * model, runs the tool calls of each turn concurrently, and stops when the model answers
+ * without calling a tool, a limit is reached, or the run is aborted.
+ *
+ * @example
+ * const result = await AgentExecutor.execute({ agent, input, provider, toolRegistry, hooks });
+ */
+export const AgentExecutor = {
+  /** Runs to the end and resolves to the result; rejects with a LoushoError carrying the partial result. */
+  execute(params: ExecuteParams): Promise<AgentResult> {
+    return executeRun(params, undefined);
+  },
+  /** Runs and reports every event as it happens; see AgentStream. */
+  stream(params: ExecuteParams): AgentStream {
+    return streamRun((emit) => executeRun(params, emit));
+  },
+};

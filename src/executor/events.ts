@@ -1,0 +1,61 @@
+import type { CompactionDoneEvent, CompactionStartEvent } from '../compaction/events.js';
+import type { ToolCall } from '../messages/types.js';
+import type { FinishReason, Usage } from '../providers/types.js';
+import type { AgentResult } from './result.js';
+
+/**
+ * Every event a run reports, a discriminated union on `type`. The rule for names: a
+ * noun, a dot and a phase, with lifecycles as `start` / `delta` / `done` (and `error`).
+ */
+export type AgentEvent =
+  | { type: 'run.start'; runId: string }
+  | { type: 'step.start'; runId: string; step: number }
+  | { type: 'text.delta'; runId: string; step: number; text: string }
+  | { type: 'tool.start'; runId: string; step: number; toolCall: ToolCall }
+  | {
+      type: 'tool.done';
+      runId: string;
+      step: number;
+      toolCallId: string;
+      toolName: string;
+      /** The text sent to the model. */
+      result: string;
+      isError: boolean;
+    }
+  | {
+      type: 'step.done';
+      runId: string;
+      step: number;
+      finishReason: FinishReason;
+      usage: Usage;
+      text: string;
+      toolCalls: ToolCall[];
+    }
+  | CompactionStartEvent
+  | CompactionDoneEvent
+  | RecoveryEvent
+  | { type: 'run.done'; runId: string; result: AgentResult }
+  | { type: 'run.error'; runId: string; error: { code?: string; message: string } };
+
+/** A recovery from an API error (see core/recovery.ts): what happened and what was done. */
+export interface RecoveryEvent {
+  type: 'recovery.done';
+  runId: string;
+  step: number;
+  /** What went wrong. */
+  kind:
+    | 'context-overflow'
+    | 'media-too-large'
+    | 'output-truncated'
+    | 'oversized-results'
+    | 'rate-limited'
+    | 'server-error';
+  /** What the run did about it, in words. */
+  action: string;
+  attempt: number;
+}
+
+export type AgentEventType = AgentEvent['type'];
+
+/** Receives a run's events. */
+export type AgentEventListener = (event: AgentEvent) => void;

@@ -1,0 +1,103 @@
+import type { CompactionModelCall } from '../compaction/types.js';
+import { configError } from '../errors/lousho-error.js';
+import type { Message } from '../messages/types.js';
+import type { LLMProvider, ModelRequest, ModelResponse } from '../providers/types.js';
+import type { AgentEvent } from './events.js';
+import type { RunUsage } from './usage.js';
+
+/** What a hook sees of the run it is part of. */
+export interface RunContext {
+  readonly runId: string;
+  /** The current step, from 1. */
+  readonly step: number;
+  /** The run's transcript: the same array as `request.messages`. */
+  readonly messages: Message[];
+  /** Totals so far, the summarizer's calls included. */
+  readonly usage: RunUsage;
+  readonly provider: LLMProvider;
+  readonly abortSignal: AbortSignal | undefined;
+  /**
+   * Counts a model call a hook made (a summarizer's) in the run's usage and limits.
+   * Throws LOUSHO_LIMIT_EXCEEDED when it takes the run past a limit.
+   */
+  recordModelCall(call: CompactionModelCall): void;
+  /**
+   * The context window the provider reports for the model (a local server's loaded
+   * length), when it can tell; resolved once per run.
+   */
+  providerContextWindow(): Promise<number | undefined>;
+}
+
+/** The draft a preGenerate hook may change: the request about to be sent. */
+export interface PreGenerateContext {
+  /** The request about to be sent. `request.messages` is the run's transcript; change it in place. */
+  request: ModelRequest;
+  run: RunContext;
+  /** Reports an event; present only when the run has listeners or is streamed. */
+  emit?: (event: AgentEvent) => void;
+}
+
+/** What a postGenerate hook sees: the request that was sent and the reply. */
+export interface PostGenerateContext {
+  request: ModelRequest;
+  response: ModelResponse;
+  run: RunContext;
+  emit?: (event: AgentEvent) => void;
+}
+
+/**
+ * Code that runs around every model call of a run. Hooks run in the order they were
+ * registered; each takes one context object and may change `ctx.request` in place.
+ */
+export interface AgentHook {
+  /** A unique name, e.g. 'compaction'. */
+  readonly name: string;
+  /** Before each model call, after the request is built. */
+  preGenerate?(ctx: PreGenerateContext): void | Promise<void>;
+  /** After each model call, before its tool calls run. */
+  postGenerate?(ctx: PostGenerateContext): void | Promise<void>;
+}
+
+/** An ordered set of hooks with unique names, for AgentExecutor. */
+export class HookRegistry {
+  readonly #hooks: AgentHook[] = [];
+
+  constructor(hooks: readonly AgentHook[] = []) {
+    for (const hook of hooks) this.register(hook);
+  }
+
+  /** Adds a hook after the ones already there. Throws LOUSHO_CONFIG_INVALID on a bad hook or a duplicate name. */
+  register(hook: AgentHook): this {
+    if (typeof hook !== 'object' || hook === null || typeof hook.name !== 'string' || hook.name === '') {
+      throw configError(
+        'A hook is an object with a name and preGenerate() and/or postGenerate(), e.g. createCompactionHook().',
+      );
+    }
+    for (const key of ['preGenerate', 'postGenerate'] as const) {
+      if (hook[key] !== undefined && typeof hook[key] !== 'function') {
+        throw configError(`Hook '${hook.name}': ${key} must be a function.`);
+      }
+    }
+    if (this.has(hook.name)) {
+      throw configError(`A hook named '${hook.name}' is already registered; hook names must be unique.`);
+    }
+    this.#hooks.push(hook);
+    return this;
+  }
+
+  /** Removes the hook with this name; true when there was one. */
+  unregister(name: string): boolean {
+    const at = this.#hooks.findIndex((h) => h.name === name);
+    if (at >= 0) this.#hooks.splice(at, 1);
+    return at >= 0;
+  }
+
+  has(name: string): boolean {
+    return this.#hooks.some((h) => h.name === name);
+  }
+
+  /** The hooks, in the order they run. */
+  list(): readonly AgentHook[] {
+    return this.#hooks;
+  }
+}

@@ -1,0 +1,45 @@
+import type { CompactionModelCall } from '../compaction/types.js';
+import type { Message } from '../messages/types.js';
+import type { LLMProvider } from '../providers/types.js';
+import type { AgentEvent } from './events.js';
+import type { RunContext } from './hooks.js';
+import { addCall, emptyUsage, type RunUsage } from './usage.js';
+
+let runCounter = 0;
+
+/** The mutable state of one run, seen by hooks as a RunContext. */
+export class RunState implements RunContext {
+  readonly runId: string;
+  step = 0;
+  readonly messages: Message[];
+  readonly usage: RunUsage = emptyUsage();
+  readonly provider: LLMProvider;
+  readonly abortSignal: AbortSignal | undefined;
+  readonly emit: ((event: AgentEvent) => void) | undefined;
+  #window: Promise<number | undefined> | undefined;
+
+  constructor(options: {
+    messages: Message[];
+    provider: LLMProvider;
+    abortSignal: AbortSignal | undefined;
+    emit: ((event: AgentEvent) => void) | undefined;
+  }) {
+    runCounter++;
+    this.runId = `run_${Date.now().toString(36)}_${runCounter}`;
+    this.messages = options.messages;
+    this.provider = options.provider;
+    this.abortSignal = options.abortSignal;
+    this.emit = options.emit;
+  }
+
+  recordModelCall(call: CompactionModelCall): void {
+    addCall(this.usage, { ...call, step: this.step });
+  }
+
+  providerContextWindow(): Promise<number | undefined> {
+    const ask = this.provider.contextWindow;
+    if (ask === undefined) return Promise.resolve(undefined);
+    this.#window ??= ask.call(this.provider).catch(() => undefined);
+    return this.#window;
+  }
+}

@@ -1,0 +1,79 @@
+import { LoushoError, toError } from '../errors/lousho-error.js';
+import type { ToolCall, ToolMessage } from '../messages/types.js';
+import type { AgentEvent } from './events.js';
+import type { ToolRegistry } from './tool-registry.js';
+import { validateToolArguments } from './tool-registry.js';
+
+/** The text a tool result is sent as: strings as they are, anything else as JSON. */
+export function resultText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+async function runOne(
+  call: ToolCall,
+  tools: ToolRegistry,
+  abortSignal: AbortSignal | undefined,
+): Promise<{ text: string; isError: boolean }> {
+  const tool = tools.get(call.name);
+  if (tool === undefined) {
+    const known = tools
+      .list()
+      .map((t) => t.name)
+      .join(', ');
+    return {
+      text: `Error: there is no tool named '${call.name}'. Available tools: ${known || 'none'}.`,
+      isError: true,
+    };
+  }
+  const checked = await validateToolArguments(tool, call.arguments);
+  if (!checked.ok) {
+    return {
+      text: `Error: invalid arguments for ${call.name}: ${checked.problems.join('; ')}. Fix the arguments and call the tool again.`,
+      isError: true,
+    };
+  }
+  try {
+    if (abortSignal?.aborted === true) throw new LoushoError('LOUSHO_ABORTED', 'The run was aborted.');
+    const value = await tool.execute(checked.value as never, {
+      toolCallId: call.id,
+      ...(abortSignal === undefined ? {} : { abortSignal }),
+    });
+    return { text: resultText(value), isError: false };
+  } catch (error) {
+    return { text: `Error: ${toError(error).message}`, isError: true };
+  }
+}
+
+/**
+ * Runs the tool calls of one assistant turn concurrently and resolves to their result
+ * messages in call order. A missing tool, invalid arguments or a throwing tool become an
+ * error result the model can read; nothing here rejects.
+ */
+export async function runToolCalls(
+  calls: readonly ToolCall[],
+  tools: ToolRegistry,
+  options: {
+    abortSignal: AbortSignal | undefined;
+    emit: ((event: AgentEvent) => void) | undefined;
+    runId: string;
+    step: number;
+  },
+): Promise<ToolMessage[]> {
+  const { emit, runId, step } = options;
+  return Promise.all(
+    calls.map(async (call) => {
+      emit?.({ type: 'tool.start', runId, step, toolCall: call });
+      const { text, isError } = await runOne(call, tools, options.abortSignal);
+      emit?.({ type: 'tool.done', runId, step, toolCallId: call.id, toolName: call.name, result: text, isError });
+      const message: ToolMessage = { role: 'tool', toolCallId: call.id, toolName: call.name, content: text };
+      if (isError) message.isError = true;
+      return message;
+    }),
+  );
+}

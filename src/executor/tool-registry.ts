@@ -1,0 +1,105 @@
+import { configError } from '../errors/lousho-error.js';
+import type { JSONSchema, ToolDefinition } from '../providers/types.js';
+import { checkJsonSchema } from './json-schema-check.js';
+import type { StandardSchemaV1, Tool } from './tool.js';
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+type AnyTool = Tool<never, unknown>;
+
+function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  return typeof value === 'object' && value !== null && '~standard' in value;
+}
+
+/** The JSON Schema of a tool's arguments, as sent to the model. */
+export function toolJsonSchema(tool: AnyTool): JSONSchema {
+  const parameters = tool.parameters as unknown;
+  if (!isStandardSchema(parameters)) return parameters as JSONSchema;
+  const standard = parameters['~standard'] as { jsonSchema?: { input?: (o: { target: string }) => JSONSchema } };
+  let schema = standard.jsonSchema?.input?.({ target: 'draft-2020-12' });
+  if (schema === undefined) {
+    const convert = (parameters as { toJSONSchema?: () => JSONSchema }).toJSONSchema;
+    schema = typeof convert === 'function' ? convert.call(parameters) : undefined;
+  }
+  if (schema === undefined) {
+    throw configError(
+      `Tool '${tool.name}': its ${parameters['~standard'].vendor} schema cannot be turned into JSON Schema. ` +
+        'Use a validator that implements Standard JSON Schema (zod 4.2 or newer), or pass a plain JSON Schema as parameters.',
+    );
+  }
+  const { $schema: _drop, ...rest } = schema;
+  return rest;
+}
+
+/** Validates a tool's arguments. Resolves to the value to call execute() with, or the problems. */
+export async function validateToolArguments(
+  tool: AnyTool,
+  args: unknown,
+): Promise<{ ok: true; value: unknown } | { ok: false; problems: string[] }> {
+  const parameters = tool.parameters as unknown;
+  if (isStandardSchema(parameters)) {
+    const result = await parameters['~standard'].validate(args);
+    if (result.issues === undefined) return { ok: true, value: result.value };
+    return {
+      ok: false,
+      problems: result.issues.map((issue) => {
+        const path = (issue.path ?? []).map((p) => String(typeof p === 'object' ? p.key : p)).join('.');
+        return path === '' ? issue.message : `${path}: ${issue.message}`;
+      }),
+    };
+  }
+  const problems = checkJsonSchema(args, parameters as JSONSchema);
+  return problems.length === 0 ? { ok: true, value: args } : { ok: false, problems };
+}
+
+/** The tools of a run, by name, with their definitions for the model. */
+export class ToolRegistry {
+  readonly #tools = new Map<string, AnyTool>();
+  #definitions: ToolDefinition[] | undefined;
+
+  constructor(tools: readonly AnyTool[] = []) {
+    for (const tool of tools) this.register(tool);
+  }
+
+  /** Adds a tool. Throws LOUSHO_CONFIG_INVALID on a bad name, a missing execute() or a duplicate. */
+  register(tool: AnyTool): this {
+    if (typeof tool !== 'object' || tool === null)
+      throw configError('A tool is an object { name, description, parameters, execute }.');
+    if (typeof tool.name !== 'string' || !TOOL_NAME.test(tool.name)) {
+      throw configError(`Tool name ${JSON.stringify(tool.name)} is invalid: use 1-64 letters, digits, '_' or '-'.`);
+    }
+    if (typeof tool.execute !== 'function') throw configError(`Tool '${tool.name}' has no execute() function.`);
+    if (typeof tool.parameters !== 'object' || tool.parameters === null) {
+      throw configError(
+        `Tool '${tool.name}': parameters must be a Standard Schema validator (e.g. zod) or a JSON Schema object.`,
+      );
+    }
+    if (this.#tools.has(tool.name)) throw configError(`Two tools are named '${tool.name}'; tool names must be unique.`);
+    toolJsonSchema(tool); // fail now, not at the first model call
+    this.#tools.set(tool.name, tool);
+    this.#definitions = undefined;
+    return this;
+  }
+
+  get(name: string): AnyTool | undefined {
+    return this.#tools.get(name);
+  }
+
+  list(): AnyTool[] {
+    return [...this.#tools.values()];
+  }
+
+  get size(): number {
+    return this.#tools.size;
+  }
+
+  /** The definitions sent to the model; the same array (and objects) until a tool is added. */
+  definitions(): ToolDefinition[] {
+    this.#definitions ??= this.list().map((tool) => ({
+      name: tool.name,
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      parameters: toolJsonSchema(tool),
+    }));
+    return this.#definitions;
+  }
+}

@@ -1,0 +1,95 @@
+import { getModelInfo } from '../models/registry.js';
+import type { Usage } from '../providers/types.js';
+
+/** One model call of a run. */
+export interface ModelCallRecord {
+  provider: string;
+  model: string;
+  /** 'generate' for the agent's own steps, 'compaction' for a summarizer's call. */
+  purpose: 'generate' | 'compaction';
+  step: number;
+  usage: Usage;
+  /** USD, when the model's price is known. */
+  costUsd: number | undefined;
+}
+
+/** Token and cost totals of one model within a run. */
+export interface ModelUsage {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  /** USD, when the model's price is known. */
+  costUsd: number | undefined;
+}
+
+/** Token and cost totals of a run, over every model call (the summarizer's included). */
+export interface RunUsage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  cachedInputTokens: number;
+  /** USD over the calls whose price is known; undefined when none is. */
+  costUsd: number | undefined;
+  /** Totals per model id. */
+  byModel: Record<string, ModelUsage>;
+  /** Every model call, in order. */
+  modelCalls: ModelCallRecord[];
+}
+
+export function emptyUsage(): RunUsage {
+  return {
+    inputTokens: 0,
+    outputTokens: 0,
+    totalTokens: 0,
+    cachedInputTokens: 0,
+    costUsd: undefined,
+    byModel: {},
+    modelCalls: [],
+  };
+}
+
+/** USD for one call at the model's list price, cached input tokens at the cached price when there is one. */
+export function callCost(model: string, usage: Usage): number | undefined {
+  const info = getModelInfo(model);
+  if (info?.inputPricePerMillion === undefined || info.outputPricePerMillion === undefined) return undefined;
+  const input = usage.inputTokens ?? 0;
+  const cached = Math.min(usage.cachedInputTokens ?? 0, input);
+  const cachedPrice = info.cachedInputPricePerMillion ?? info.inputPricePerMillion;
+  return (
+    ((input - cached) * info.inputPricePerMillion +
+      cached * cachedPrice +
+      (usage.outputTokens ?? 0) * info.outputPricePerMillion) /
+    1e6
+  );
+}
+
+const add = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : a + b);
+
+/** Adds one call to the totals (mutates `totals`). */
+export function addCall(totals: RunUsage, call: Omit<ModelCallRecord, 'costUsd'>): ModelCallRecord {
+  const record: ModelCallRecord = { ...call, costUsd: callCost(call.model, call.usage) };
+  const input = call.usage.inputTokens ?? 0;
+  const output = call.usage.outputTokens ?? 0;
+  const cached = call.usage.cachedInputTokens ?? 0;
+  totals.inputTokens += input;
+  totals.outputTokens += output;
+  totals.totalTokens += input + output;
+  totals.cachedInputTokens += cached;
+  totals.costUsd = add(totals.costUsd, record.costUsd);
+  const model = totals.byModel[call.model] ?? {
+    calls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedInputTokens: 0,
+    costUsd: undefined,
+  };
+  totals.byModel[call.model] = model;
+  model.calls++;
+  model.inputTokens += input;
+  model.outputTokens += output;
+  model.cachedInputTokens += cached;
+  model.costUsd = add(model.costUsd, record.costUsd);
+  totals.modelCalls.push(record);
+  return record;
+}

@@ -1,6 +1,17 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    // The docs' examples import the package by name, as users do; tests run them against the source.
+    alias: [
+      { find: /^@lousho\/build-ai-agent\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^@lousho\/build-ai-agent\/executor$/, replacement: src('executor/index.ts') },
+      { find: /^@lousho\/build-ai-agent$/, replacement: src('index.ts') },
+    ],
+  },
   test: {
     include: ['src/**/*.test.ts', 'docs/**/*.test.ts'],
     testTimeout: 30_000,

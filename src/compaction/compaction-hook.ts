@@ -1,7 +1,7 @@
 import { configError, toError } from '../errors/lousho-error.js';
 import type { AgentHook, PostGenerateContext, PreGenerateContext, RunContext } from '../executor/hooks.js';
 import type { Message } from '../messages/types.js';
-import { validateMessages } from '../messages/validate.js';
+import { findPairingProblem, validateMessages } from '../messages/validate.js';
 import {
   messagesTokens,
   messageTokens,
@@ -73,7 +73,7 @@ function sameMessages(a: readonly Message[], b: readonly Message[]): boolean {
   return true;
 }
 
-function checkResult(result: unknown, strategy: string): CompactionResult {
+function checkResult(result: unknown, strategy: string, input: readonly Message[]): CompactionResult {
   const r = result as Partial<CompactionResult> | null;
   if (typeof r !== 'object' || r === null || !Array.isArray(r.messages)) {
     throw new Error(
@@ -81,6 +81,10 @@ function checkResult(result: unknown, strategy: string): CompactionResult {
     );
   }
   validateMessages(r.messages);
+  const broken = findPairingProblem(r.messages);
+  if (broken !== undefined && findPairingProblem(input) === undefined) {
+    throw new Error(`Strategy '${strategy}' broke the transcript (${broken}); it was not applied. A strategy must keep every tool call with its result.`);
+  }
   return { ...r, prunedToolCallIds: Array.isArray(r.prunedToolCallIds) ? r.prunedToolCallIds : [] } as CompactionResult;
 }
 
@@ -181,7 +185,7 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
     let result: CompactionResult | undefined;
     let error: Error | undefined;
     try {
-      result = checkResult(await running.compact(input), running.name);
+      result = checkResult(await running.compact(input), running.name, messages);
       error = result.error;
     } catch (cause) {
       error = toError(cause);

@@ -73,3 +73,24 @@ export function validateMessages(value: unknown, from = 0): asserts value is Mes
   }
   for (let i = from; i < value.length; i++) validateMessage(value[i], i);
 }
+
+/**
+ * The first broken call/result pair of a transcript, in words, or undefined when every
+ * tool call has exactly one result after it and every result answers an earlier call.
+ */
+export function findPairingProblem(messages: readonly Message[]): string | undefined {
+  const open = new Map<string, number>();
+  const answered = new Set<string>();
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i] as Message;
+    if (m.role === 'assistant') {
+      for (const call of m.toolCalls ?? []) open.set(call.id, i);
+    } else if (m.role === 'tool') {
+      if (!open.has(m.toolCallId)) return `messages[${i}] is a result of call '${m.toolCallId}', which no earlier assistant message made`;
+      if (answered.has(m.toolCallId)) return `messages[${i}] is a second result of call '${m.toolCallId}'`;
+      answered.add(m.toolCallId);
+    }
+  }
+  for (const [id, at] of open) if (!answered.has(id)) return `the call '${id}' of messages[${at}] has no result`;
+  return undefined;
+}

@@ -1,72 +1,99 @@
 /**
- * The main example: builds a real tool-heavy transcript (the file tools reading this
- * project's own source, driven by a scripted model) and compacts it, printing the token
- * counts before and after and the pruned calls.
+ * The main job: an agent reads a folder (this project by default) with real file tools
+ * and compacts its transcript as it goes, printing the compaction events as they happen.
+ * It uses a real model when one is configured (see choose-model.ts), else a scripted one.
  *
  *   npm start [-- <folder>]
  */
 import { resolve } from 'node:path';
-import { compactMessages } from '../compaction/compact-messages.js';
+import { createAgent } from '../agent/create-agent.js';
+import { twoPhaseStrategy } from '../compaction/two-phase.js';
 import { fileTools, listTree } from '../executor/file-tools.js';
-import type { Message } from '../messages/types.js';
-import type { ToolDefinition } from '../providers/types.js';
+import type { Tool } from '../executor/tool.js';
+import { resolveProvider } from '../providers/resolve-provider.js';
+import type { LLMProvider } from '../providers/types.js';
 import { mockModel } from '../testing/mock-model.js';
+import { chooseModel, describeProvider } from './choose-model.js';
 import { explorerScript } from './explorer-script.js';
 
-const MODEL = 'gpt-4o';
+/** The scripted run uses a small window so that compaction happens within a short run. */
+const SCRIPTED_WINDOW = 16_000;
+
+function scriptedSummarizer(): LLMProvider {
+  return mockModel(
+    (request) => {
+      const text = String(request.messages[1]?.content ?? '');
+      const files = [...new Set(text.match(/read_file\(\{"path":"[^"]+"\}\)/g) ?? [])].map((m) => m.slice(19, -3));
+      return `The user asked for a review of the project. Files read so far: ${files.join(', ') || 'none'}.`;
+    },
+    { modelId: 'scripted-summarizer' },
+  );
+}
 
 async function main(): Promise<void> {
   const root = resolve(process.argv[2] ?? '.');
-  const tools = fileTools({ root });
-  const definitions: ToolDefinition[] = tools.map(({ name, description, parameters }) => ({
-    name,
-    ...(description === undefined ? {} : { description }),
-    parameters: parameters as ToolDefinition['parameters'],
-  }));
-  console.log('No model is configured for this example: a scripted model (mockModel) drives real file tools.');
-  console.log(`Reading ${root}\n`);
-  const model = mockModel(explorerScript(await listTree(root)), { modelId: MODEL });
-  const messages: Message[] = [
-    { role: 'system', content: 'You are a code reviewer. Use the tools to read the project.' },
-    { role: 'user', content: 'Read the project and tell me what it does.' },
-  ];
-  for (let step = 0; step < 500; step++) {
-    const reply = await model.generate({ model: MODEL, messages, tools: definitions });
-    messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls });
-    if (reply.toolCalls.length === 0) break;
-    const results = await Promise.all(
-      reply.toolCalls.map(async (call) => {
-        const tool = tools.find((t) => t.name === call.name);
-        try {
-          if (tool === undefined) throw new Error(`No tool named ${call.name}.`);
-          return {
-            text: await tool.execute(call.arguments as Record<string, unknown>, { toolCallId: call.id }),
-            isError: false,
-          };
-        } catch (error) {
-          return { text: `Error: ${(error as Error).message}`, isError: true };
-        }
-      }),
-    );
-    reply.toolCalls.forEach((call, i) => {
-      const result = results[i] ?? { text: '', isError: true };
-      messages.push({
-        role: 'tool',
-        toolCallId: call.id,
-        toolName: call.name,
-        content: result.text,
-        isError: result.isError,
-      });
-    });
+  const tools = fileTools({ root }) as Tool<never, unknown>[];
+  const choice = await chooseModel();
+  let provider: LLMProvider | undefined;
+  let summarizer: LLMProvider | string;
+  if (choice.spec !== undefined) {
+    try {
+      provider = resolveProvider(choice.spec);
+      console.log(`Model: ${describeProvider(provider)} (${choice.reason}).`);
+    } catch (error) {
+      console.log(`Cannot use ${choice.spec}: ${(error as Error).message}`);
+    }
   }
-  const calls = messages.filter((m) => m.role === 'tool').length;
-  console.log(`Transcript: ${messages.length} messages, ${calls} tool results.`);
-  const result = await compactMessages(messages, { model: MODEL, protectedTokens: 4_000 });
-  console.log(`Compacted with ${result.strategy}: ${result.tokensBefore} -> ${result.tokensAfter} tokens`);
-  console.log(`Pruned ${result.prunedToolCallIds.length} tool results:`);
-  const pruned = new Set(result.prunedToolCallIds);
-  for (const m of result.messages) {
-    if (m.role === 'tool' && pruned.has(m.toolCallId)) console.log(`  ${String(m.content)}`);
+  if (provider === undefined) {
+    console.log(`No model is configured (${choice.reason}): a scripted model (mockModel) drives the agent.`);
+    console.log(
+      `Its window is set to ${SCRIPTED_WINDOW.toLocaleString('en-US')} tokens so that compaction shows within the run.`,
+    );
+    provider = mockModel(explorerScript(await listTree(root)), { modelId: 'scripted-explorer' });
+    summarizer = scriptedSummarizer();
+  } else {
+    summarizer = provider;
+  }
+  console.log(`Reading ${root}\n`);
+
+  const agent = createAgent({
+    provider,
+    instructions: 'You are a code reviewer. Use the tools to read the project, then say what it does.',
+    tools,
+    compaction: {
+      strategy: twoPhaseStrategy({ model: summarizer }),
+      ...(choice.spec === undefined || provider.provider === 'mock' ? { contextWindow: SCRIPTED_WINDOW } : {}),
+    },
+    limits: { maxSteps: 200 },
+  });
+
+  const stream = agent.stream('Read the project and tell me what it does.');
+  for await (const event of stream) {
+    if (event.type === 'tool.start') {
+      process.stdout.write(`step ${event.step}: ${event.toolCall.name}(${JSON.stringify(event.toolCall.arguments)})\n`);
+    } else if (event.type === 'compaction.start') {
+      console.log(
+        `  compaction.start  ${event.strategy}: ${event.tokensBefore} tokens > threshold ${event.thresholdTokens}`,
+      );
+    } else if (event.type === 'compaction.done') {
+      const what = event.unchanged
+        ? 'nothing to compact'
+        : `${event.tokensBefore} -> ${event.tokensAfter} tokens, ${event.prunedToolCallIds.length} results pruned${event.summary ? ', old turns summarized' : ''}`;
+      console.log(
+        `  compaction.done   ${event.appliedStrategy ?? event.strategy}: ${what}${event.error ? ` (error: ${event.error.message})` : ''}`,
+      );
+    }
+  }
+  const result = await stream.result;
+  console.log(`\n${result.text}\n`);
+  const { usage } = result;
+  console.log(
+    `${result.steps} steps, ${result.messages.length} messages; ${usage.inputTokens} input + ${usage.outputTokens} output tokens`,
+  );
+  for (const [model, totals] of Object.entries(usage.byModel)) {
+    console.log(
+      `  ${model}: ${totals.calls} calls, ${totals.inputTokens} input tokens${totals.costUsd === undefined ? '' : `, $${totals.costUsd.toFixed(4)}`}`,
+    );
   }
 }
 

@@ -36,7 +36,7 @@ export interface CreateAgentOptions {
   name?: string;
   /** The system prompt. */
   instructions?: string;
-  tools?: Tool<never, unknown>[];
+  tools?: Tool<unknown, unknown>[];
   /** Hooks that run before each model call; they run before the compaction hook. */
   hooks?: AgentHook[];
   /** true: compact with the defaults (prune above 90% of the window); an object configures it. */
@@ -153,7 +153,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     let selectTools: ExecuteParams['selectTools'];
     if (toolSearch !== undefined) {
       const state = toolSearch.forRun();
-      registry = new ToolRegistry([...tools.list(), state.tool as Tool<never, unknown>]);
+      registry = new ToolRegistry([...tools.list(), state.tool as Tool<unknown, unknown>]);
       selectTools = (runState, all) => toolSearch.select(runState, all, state);
     }
     return {

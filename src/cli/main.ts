@@ -32,7 +32,7 @@ function scriptedSummarizer(): LLMProvider {
 
 async function main(): Promise<void> {
   const root = resolve(process.argv[2] ?? '.');
-  const tools = fileTools({ root }) as Tool<never, unknown>[];
+  const tools = fileTools({ root }) as Tool<unknown, unknown>[];
   const choice = await chooseModel();
   let provider: LLMProvider | undefined;
   let summarizer: LLMProvider | string;

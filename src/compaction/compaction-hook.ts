@@ -83,7 +83,9 @@ function checkResult(result: unknown, strategy: string, input: readonly Message[
   validateMessages(r.messages);
   const broken = findPairingProblem(r.messages);
   if (broken !== undefined && findPairingProblem(input) === undefined) {
-    throw new Error(`Strategy '${strategy}' broke the transcript (${broken}); it was not applied. A strategy must keep every tool call with its result.`);
+    throw new Error(
+      `Strategy '${strategy}' broke the transcript (${broken}); it was not applied. A strategy must keep every tool call with its result.`,
+    );
   }
   return { ...r, prunedToolCallIds: Array.isArray(r.prunedToolCallIds) ? r.prunedToolCallIds : [] } as CompactionResult;
 }
@@ -162,6 +164,8 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
     const running = paused ? prune : strategy;
     const start = {
       type: 'compaction.start' as const,
+      runId: run.runId,
+      step: run.step,
       strategy: running.name,
       tokensBefore,
       contextWindow,
@@ -215,6 +219,8 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
     const summary = changed ? result?.summary : undefined;
     emit?.({
       type: 'compaction.done',
+      runId: run.runId,
+      step: run.step,
       strategy: running.name,
       ...(appliedStrategy === undefined ? {} : { appliedStrategy }),
       tokensBefore,

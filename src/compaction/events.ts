@@ -1,6 +1,9 @@
 /** Reported before a compaction runs, inside the step and before the model call. */
 export interface CompactionStartEvent {
   type: 'compaction.start';
+  /** The run and step it happened in (absent for a manual compaction outside a run). */
+  runId?: string;
+  step?: number;
   /** The strategy that runs ('prune-tool-results' while summaries are paused). */
   strategy: string;
   /** Estimated request size before compaction, in tokens. */
@@ -13,6 +16,8 @@ export interface CompactionStartEvent {
 /** Reported once after each compaction.start. */
 export interface CompactionDoneEvent {
   type: 'compaction.done';
+  runId?: string;
+  step?: number;
   strategy: string;
   /** The strategy whose result was kept, when it differs (a fallback or a rejected summary). */
   appliedStrategy?: string;

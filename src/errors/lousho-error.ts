@@ -27,6 +27,8 @@ export type LoushoErrorCode =
   | 'LOUSHO_LIMIT_EXCEEDED'
   /** A run or model call was aborted through its AbortSignal. */
   | 'LOUSHO_ABORTED'
+  /** An optional package a feature needs is not installed (openai, @anthropic-ai/sdk). The message names it. */
+  | 'LOUSHO_DEPENDENCY_MISSING'
   /** A hook threw; the run ended. The hook's error is the cause. */
   | 'LOUSHO_HOOK_FAILED'
   /** A scripted model (testing) was called more often than its script allows, or left steps unused. */

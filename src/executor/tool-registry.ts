@@ -5,7 +5,7 @@ import type { StandardSchemaV1, Tool } from './tool.js';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-type AnyTool = Tool<never, unknown>;
+type AnyTool = Tool<unknown, unknown>;
 
 function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   return typeof value === 'object' && value !== null && '~standard' in value;

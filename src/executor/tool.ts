@@ -2,22 +2,27 @@ import type { JSONSchema } from '../providers/types.js';
 
 /** The Standard Schema interface (standardschema.dev) that zod 4, valibot and arktype implement. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
-  readonly '~standard': {
-    readonly version: 1;
-    readonly vendor: string;
-    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
-    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
-  };
+  readonly '~standard': StandardSchemaProps<Input, Output>;
 }
 
-type StandardResult<Output> =
+/** The properties of a Standard Schema validator. */
+export interface StandardSchemaProps<Input = unknown, Output = Input> {
+  readonly version: 1;
+  readonly vendor: string;
+  readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
+  readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+}
+
+/** The result of a Standard Schema validation. */
+export type StandardResult<Output> =
   | { readonly value: Output; readonly issues?: undefined }
-  | {
-      readonly issues: ReadonlyArray<{
-        readonly message: string;
-        readonly path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>;
-      }>;
-    };
+  | { readonly issues: ReadonlyArray<StandardIssue> };
+
+/** One problem a Standard Schema validator found. */
+export interface StandardIssue {
+  readonly message: string;
+  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+}
 
 /** What a tool's execute() receives besides its arguments. */
 export interface ToolContext {
@@ -66,6 +71,6 @@ export function tool<R>(definition: {
   parameters: JSONSchema;
   execute(args: Record<string, unknown>, context: ToolContext): R | Promise<R>;
 }): Tool<Record<string, unknown>, R>;
-export function tool(definition: Tool<never, unknown>): Tool<never, unknown> {
+export function tool(definition: Tool<unknown, unknown>): Tool<unknown, unknown> {
   return definition;
 }

@@ -86,7 +86,8 @@ export function findPairingProblem(messages: readonly Message[]): string | undef
     if (m.role === 'assistant') {
       for (const call of m.toolCalls ?? []) open.set(call.id, i);
     } else if (m.role === 'tool') {
-      if (!open.has(m.toolCallId)) return `messages[${i}] is a result of call '${m.toolCallId}', which no earlier assistant message made`;
+      if (!open.has(m.toolCallId))
+        return `messages[${i}] is a result of call '${m.toolCallId}', which no earlier assistant message made`;
       if (answered.has(m.toolCallId)) return `messages[${i}] is a second result of call '${m.toolCallId}'`;
       answered.add(m.toolCallId);
     }

@@ -179,7 +179,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     hooks,
     provider: getProvider,
     send: async (input, run) => executeRun(params(input, run), undefined),
-    stream: (input, run) => streamRun((emit) => executeRun(params(input, run), emit)),
+    stream: (input, run) => streamRun(async (emit) => executeRun(params(input, run), emit)),
   };
   return agent;
 }

@@ -24,6 +24,12 @@ export function checkToolSearch(value: unknown): ToolSearchOptions | undefined {
   if (value === true) return {};
   if (typeof value !== 'object' || value === null)
     throw configError('toolSearch must be true or { contextWindow?, thresholdPercent?, maxResults? }.');
+  const unknown = Object.keys(value).filter((k) => !['contextWindow', 'thresholdPercent', 'maxResults'].includes(k));
+  if (unknown.length > 0) {
+    throw configError(
+      `toolSearch has unknown option ${unknown.map((k) => `'${k}'`).join(', ')}; it takes contextWindow, thresholdPercent, maxResults.`,
+    );
+  }
   const o = value as ToolSearchOptions;
   if (o.contextWindow !== undefined && (!Number.isInteger(o.contextWindow) || o.contextWindow <= 0)) {
     throw configError(

@@ -39,7 +39,12 @@ export class RunState implements RunContext {
   providerContextWindow(): Promise<number | undefined> {
     const ask = this.provider.contextWindow;
     if (ask === undefined) return Promise.resolve(undefined);
-    this.#window ??= ask.call(this.provider).catch(() => undefined);
+    // A server that cannot tell yet (a model not loaded) is asked again at the next step.
+    const pending = this.#window ?? ask.call(this.provider).catch(() => undefined);
+    this.#window = pending.then((value) => {
+      if (value === undefined) this.#window = undefined;
+      return value;
+    });
     return this.#window;
   }
 }

@@ -111,6 +111,12 @@ export function classifyProviderError(failure: ProviderFailure): LoushoError {
   const code = errorCode(failure.body);
   const where = `${provider}/${model}`;
   const base = { cause: failure.cause, details: { provider, model, ...(status === undefined ? {} : { status }) } };
+  if (status === undefined && failure.body !== undefined) {
+    // An error inside a stream that had already answered 200 (LM Studio's `event: error`, OpenAI's `{ error }` chunk).
+    const inner = classifyProviderError({ ...failure, status: 400 });
+    if (inner.code !== 'LOUSHO_PROVIDER_ERROR') return inner;
+    return new LoushoError('LOUSHO_PROVIDER_ERROR', `${where} failed in the middle of its reply: ${text}`, base);
+  }
   if (status === undefined) {
     return new LoushoError(
       'LOUSHO_PROVIDER_ERROR',

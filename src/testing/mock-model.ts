@@ -50,7 +50,7 @@ export interface MockModelOptions {
 
 /** A scripted LLMProvider with the requests it received, for assertions. */
 export interface MockModel extends LLMProvider {
-  /** Every request received, in order. */
+  /** Every request received, in order, with its messages as they were at the call. */
   readonly calls: ModelRequest[];
   /** Steps not used yet. */
   readonly remaining: number;
@@ -96,7 +96,8 @@ export function mockModel(script: readonly MockStep[] | MockStep, options: MockM
 
   function nextReply(request: ModelRequest): MockReply {
     const index = calls.length;
-    calls.push(request);
+    // A snapshot: a run's request.messages is its live transcript, which grows after the call.
+    calls.push({ ...request, messages: [...request.messages] });
     let step: MockStep | undefined;
     if (steps !== undefined) {
       if (index >= steps.length) {

@@ -1,4 +1,5 @@
 import { configError, LoushoError } from '../errors/lousho-error.js';
+import { BUILT_IN_PROVIDERS } from './builtin.js';
 import type { LLMProvider, ModelSpec } from './types.js';
 
 /** Builds a provider for a model id of one vendor, e.g. 'gpt-4o' for 'openai'. */
@@ -30,7 +31,9 @@ export function isLLMProvider(value: unknown): value is LLMProvider {
 /**
  * Turns a `"provider/model"` spec into an {@link LLMProvider} (a provider object is
  * returned as it is). The prefix chooses the vendor: 'openai/gpt-4o',
- * 'anthropic/claude-sonnet-4-5', 'openrouter/openai/gpt-4o-mini', 'ollama/qwen3:8b'.
+ * 'anthropic/claude-sonnet-4-5', 'openrouter/openai/gpt-4o-mini', 'ollama/qwen3:8b',
+ * 'lmstudio/qwen2.5-7b-instruct'. Prefixes added with registerProvider() win over the
+ * built-in ones. No request is made and no key is read until the first call.
  */
 export function resolveProvider(spec: ModelSpec): LLMProvider {
   if (isLLMProvider(spec)) return spec;
@@ -46,9 +49,14 @@ export function resolveProvider(spec: ModelSpec): LLMProvider {
     );
   }
   const name = spec.slice(0, slash).toLowerCase();
-  const factory = factories.get(name);
+  let factory = factories.get(name);
+  const builtIn = BUILT_IN_PROVIDERS[name];
+  if (factory === undefined && builtIn !== undefined) {
+    factory = builtIn();
+    factories.set(name, factory);
+  }
   if (factory === undefined) {
-    const known = [...factories.keys()].sort().join(', ') || 'none registered';
+    const known = [...new Set([...factories.keys(), ...Object.keys(BUILT_IN_PROVIDERS)])].sort().join(', ');
     throw new LoushoError(
       'LOUSHO_PROVIDER_NOT_FOUND',
       `No provider is registered for the prefix "${name}" in "${spec}" (known: ${known}). ` +

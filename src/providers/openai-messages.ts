@@ -1,0 +1,160 @@
+import { contentText } from '../messages/content.js';
+import type { ContentPart, ImagePart, Message, ToolCall } from '../messages/types.js';
+import { argumentsText } from '../models/estimate-tokens.js';
+import type { FinishReason, ModelRequest, Usage } from './types.js';
+
+/** A chat-completions message, as sent (only what this library writes). */
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string | ChatPart[] }
+  | { role: 'assistant'; content: string | null; tool_calls?: ChatToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+export type ChatPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string; detail?: 'low' | 'high' | 'auto' } };
+
+export interface ChatToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** An image as a URL the chat-completions API accepts: http(s) as is, anything else as a data URL. */
+export function imageUrl(part: ImagePart): string {
+  const { image } = part;
+  if (image instanceof URL) return image.href;
+  if (image instanceof Uint8Array)
+    return `data:${part.mediaType ?? 'image/png'};base64,${Buffer.from(image).toString('base64')}`;
+  if (/^(https?:|data:)/i.test(image)) return image;
+  return `data:${part.mediaType ?? 'image/png'};base64,${image}`;
+}
+
+function userParts(content: ContentPart[]): ChatPart[] {
+  return content.map((part) =>
+    part.type === 'text'
+      ? { type: 'text', text: part.text }
+      : {
+          type: 'image_url',
+          image_url: { url: imageUrl(part), ...(part.detail === undefined ? {} : { detail: part.detail }) },
+        },
+  );
+}
+
+/** Our messages in the chat-completions format. `metadata` is never sent; images in tool results become a note. */
+export function toChatMessages(messages: readonly Message[]): ChatMessage[] {
+  return messages.map((m): ChatMessage => {
+    switch (m.role) {
+      case 'system':
+        return { role: 'system', content: m.content };
+      case 'user':
+        return { role: 'user', content: typeof m.content === 'string' ? m.content : userParts(m.content) };
+      case 'assistant': {
+        const text = contentText(m.content);
+        const calls = m.toolCalls ?? [];
+        return {
+          role: 'assistant',
+          content: text === '' && calls.length > 0 ? null : text,
+          ...(calls.length === 0
+            ? {}
+            : {
+                tool_calls: calls.map((c) => ({
+                  id: c.id,
+                  type: 'function' as const,
+                  function: { name: c.name, arguments: argumentsText(c.arguments) },
+                })),
+              }),
+        };
+      }
+      default: {
+        const images = typeof m.content === 'string' ? 0 : m.content.filter((p) => p.type === 'image').length;
+        const note = images === 0 ? '' : `\n[${images} image(s) omitted: tool results can only carry text here]`;
+        return { role: 'tool', tool_call_id: m.toolCallId, content: contentText(m.content) + note };
+      }
+    }
+  });
+}
+
+/** The request body of one chat-completions call (without `stream`). */
+export function chatRequestBody(
+  request: ModelRequest,
+  modelId: string,
+  maxTokensField: 'max_tokens' | 'max_completion_tokens',
+) {
+  return {
+    model: modelId,
+    messages: toChatMessages(request.messages),
+    ...(request.tools === undefined || request.tools.length === 0
+      ? {}
+      : {
+          tools: request.tools.map((t) => ({
+            type: 'function' as const,
+            function: {
+              name: t.name,
+              ...(t.description === undefined ? {} : { description: t.description }),
+              parameters: t.parameters,
+            },
+          })),
+        }),
+    ...(request.maxTokens === undefined ? {} : { [maxTokensField]: request.maxTokens }),
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    ...(request.outputSchema === undefined
+      ? {}
+      : {
+          response_format: {
+            type: 'json_schema' as const,
+            json_schema: { name: 'output', schema: request.outputSchema },
+          },
+        }),
+  };
+}
+
+/** Parses tool-call arguments; text that is not JSON is kept as it is (validation then reports it). */
+export function parseArguments(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function toToolCalls(
+  calls: readonly { id?: string; function?: { name?: string; arguments?: string } }[] | null | undefined,
+): ToolCall[] {
+  return (calls ?? []).map((c, i) => ({
+    id: c.id ?? `call_${i}`,
+    name: c.function?.name ?? '',
+    arguments: parseArguments(c.function?.arguments ?? ''),
+  }));
+}
+
+export function toFinishReason(reason: string | null | undefined): FinishReason {
+  switch (reason) {
+    case 'stop':
+      return 'stop';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool-calls';
+    case 'length':
+      return 'length';
+    case 'content_filter':
+      return 'content-filter';
+    default:
+      return 'other';
+  }
+}
+
+export interface ChatUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number } | null;
+}
+
+export function toUsage(usage: ChatUsage | null | undefined): Usage {
+  return {
+    inputTokens: usage?.prompt_tokens,
+    outputTokens: usage?.completion_tokens,
+    cachedInputTokens: usage?.prompt_tokens_details?.cached_tokens ?? undefined,
+  };
+}

@@ -13,7 +13,6 @@ export { DEFAULT_PROTECTED_TOKENS } from './compaction/protected-tail.js';
 export { PRUNE_STRATEGY_NAME, pruneToolResultsStrategy } from './compaction/prune-tool-results.js';
 export type { SummarizeStrategyOptions } from './compaction/summarize.js';
 export { SUMMARIZE_STRATEGY_NAME, SUMMARY_HEADER, summarizeStrategy } from './compaction/summarize.js';
-export { DEFAULT_SUMMARY_PROMPT } from './compaction/summary-prompt.js';
 export { TWO_PHASE_STRATEGY_NAME, twoPhaseStrategy } from './compaction/two-phase.js';
 export type {
   CompactionInput,
@@ -22,6 +21,7 @@ export type {
   CompactionStrategy,
 } from './compaction/types.js';
 export { isCompactionStrategy } from './compaction/types.js';
+export { DEFAULT_SUMMARY_PROMPT } from './core/summary-prompt.js';
 export type { LoushoErrorCode, LoushoErrorOptions, SerializedLoushoError } from './errors/lousho-error.js';
 export { LoushoError } from './errors/lousho-error.js';
 export type { AgentDefinition, AgentInput, AgentStream, ExecuteParams } from './executor/agent-executor.js';

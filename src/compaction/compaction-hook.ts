@@ -20,7 +20,7 @@ import {
   DEFAULT_THRESHOLD_PERCENT,
 } from './options.js';
 import { effectiveProtectedTokens } from './protected-tail.js';
-import { PRUNE_STRATEGY_NAME, pruneToolResults, pruneToolResultsStrategy } from './prune-tool-results.js';
+import { pruneToolResultsStrategy } from './prune-tool-results.js';
 import { TranscriptCounter } from './transcript-counter.js';
 import { calibrationAfterCall, rejectSummary, summariesPaused } from './trigger.js';
 import type { CompactionInput, CompactionResult, CompactionStrategy } from './types.js';
@@ -161,7 +161,8 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
     }
     const paused = summariesPaused(memory.pausedUntil, messages.length);
     if (!paused) memory.pausedUntil = undefined;
-    const running = paused ? prune : strategy;
+    const fallback = strategy.fallback ?? prune;
+    const running = paused ? fallback : strategy;
     const start = {
       type: 'compaction.start' as const,
       runId: run.runId,
@@ -204,8 +205,12 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
             ? `The summary was rejected: it made the request larger (${tokensBefore} -> ${after} tokens). Kept the pruned conversation.`
             : `The summary was rejected: the request is still ${after} tokens, above the threshold of ${thresholdTokens}. Kept the pruned conversation.`,
         );
-        result = pruneToolResults(input);
-        appliedStrategy = PRUNE_STRATEGY_NAME;
+        try {
+          result = checkResult(await fallback.compact(input), fallback.name, messages);
+        } catch {
+          result = undefined; // keep the transcript as it was; the rejection is the error reported
+        }
+        appliedStrategy = fallback.name;
         memory.pausedUntil = messages.length * 2;
       }
     }

@@ -62,3 +62,9 @@ export function pruneToolResults(input: CompactionInput): CompactionResult {
 export function pruneToolResultsStrategy(): CompactionStrategy {
   return { name: PRUNE_STRATEGY_NAME, compact: pruneToolResults };
 }
+
+/** Pruning with a strategy's own protectedTokens (the hook's when undefined): the fallback of the summarizing strategies. */
+export function ownPruneStrategy(protectedTokens: number | undefined): CompactionStrategy {
+  if (protectedTokens === undefined) return pruneToolResultsStrategy();
+  return { name: PRUNE_STRATEGY_NAME, compact: (input) => pruneToolResults({ ...input, protectedTokens }) };
+}

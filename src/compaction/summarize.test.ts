@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SUMMARY_PROMPT } from '../core/summary-prompt.js';
 import { pinMessage } from '../messages/pin.js';
 import type { Message } from '../messages/types.js';
 import { estimateTokens, messageTokens } from '../models/estimate-tokens.js';
@@ -6,7 +7,6 @@ import { readingTranscript, toolTurn } from '../test-support/transcripts.js';
 import { mockModel } from '../testing/mock-model.js';
 import { compactMessages } from './compact-messages.js';
 import { summarizeStrategy } from './summarize.js';
-import { DEFAULT_SUMMARY_PROMPT } from './summary-prompt.js';
 import { twoPhaseStrategy } from './two-phase.js';
 import type { CompactionInput } from './types.js';
 

@@ -1,11 +1,11 @@
+import { DEFAULT_SUMMARY_PROMPT } from '../core/summary-prompt.js';
 import { configError, LoushoError, toError } from '../errors/lousho-error.js';
+import { serializeTranscript } from '../messages/render.js';
 import type { Message, UserMessage } from '../messages/types.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
 import type { LLMProvider, ModelSpec } from '../providers/types.js';
-import { pruneToolResults } from './prune-tool-results.js';
-import { serializeTranscript } from './serialize-transcript.js';
+import { ownPruneStrategy, pruneToolResults } from './prune-tool-results.js';
 import { applySummary, planSummary } from './summary-plan.js';
-import { DEFAULT_SUMMARY_PROMPT } from './summary-prompt.js';
 import { type CompactionInput, type CompactionResult, type CompactionStrategy, messageCounter } from './types.js';
 
 export const SUMMARIZE_STRATEGY_NAME = 'summarize';
@@ -135,5 +135,9 @@ export function lazyProvider(model: ModelSpec): () => LLMProvider {
 export function summarizeStrategy(options: SummarizeStrategyOptions): CompactionStrategy {
   validateSummarizeOptions(options, 'summarizeStrategy');
   const getProvider = lazyProvider(options.model);
-  return { name: SUMMARIZE_STRATEGY_NAME, compact: (input) => summarizeOrPrune(input, options, getProvider) };
+  return {
+    name: SUMMARIZE_STRATEGY_NAME,
+    fallback: ownPruneStrategy(options.protectedTokens),
+    compact: (input) => summarizeOrPrune(input, options, getProvider),
+  };
 }

@@ -1,4 +1,4 @@
-import { PRUNE_STRATEGY_NAME, pruneToolResults } from './prune-tool-results.js';
+import { ownPruneStrategy, PRUNE_STRATEGY_NAME, pruneToolResults } from './prune-tool-results.js';
 import {
   lazyProvider,
   SUMMARIZE_STRATEGY_NAME,
@@ -24,6 +24,7 @@ export function twoPhaseStrategy(options: SummarizeStrategyOptions): CompactionS
   const getProvider = lazyProvider(options.model);
   return {
     name: TWO_PHASE_STRATEGY_NAME,
+    fallback: ownPruneStrategy(options.protectedTokens),
     async compact(input) {
       const protectedTokens = options.protectedTokens ?? input.protectedTokens;
       const pruned = pruneToolResults({ ...input, protectedTokens });

@@ -54,6 +54,11 @@ export interface CompactionResult {
 export interface CompactionStrategy {
   readonly name: string;
   compact(input: CompactionInput): CompactionResult | Promise<CompactionResult>;
+  /**
+   * What the hook runs instead while summaries are paused, and whose result it keeps when
+   * a summary is rejected: the strategy's own prune step. pruneToolResultsStrategy() when absent.
+   */
+  readonly fallback?: CompactionStrategy;
 }
 
 /** True when `value` has the shape of a {@link CompactionStrategy}. */

@@ -14,30 +14,40 @@ export interface Turn {
   end: number;
 }
 
+/** How to read tool calls and results from any message type, for {@link groupTurnsWith}. */
+export interface TurnAccess<M> {
+  /** The ids of the tool calls a message makes (empty for anything but an assistant message with calls). */
+  callIds(message: M): readonly string[];
+  /** The id of the call a tool result answers, or undefined for any other message. */
+  resultId(message: M): string | undefined;
+}
+
+/** TurnAccess for this library's Message type. */
+export const MESSAGE_TURN_ACCESS: TurnAccess<Message> = {
+  callIds: (m) => (m.role === 'assistant' && m.toolCalls !== undefined ? m.toolCalls.map((c) => c.id) : []),
+  resultId: (m) => (m.role === 'tool' ? m.toolCallId : undefined),
+};
+
 /**
- * Groups a transcript into turns, in order, covering every message exactly once. An
- * assistant turn runs from the assistant message to the last result of its calls, so
- * a strategy that keeps or drops whole turns never separates a call from its result.
- * Linear in the number of messages.
+ * Groups a transcript of any message type into turns, in order, covering every message
+ * exactly once. A turn that calls tools runs from the calling message to the last result
+ * of its calls (and of calls made inside that range), so whoever keeps or drops whole
+ * turns never separates a call from its result. Linear in the number of messages.
  */
-export function groupTurns(messages: readonly Message[]): Turn[] {
+export function groupTurnsWith<M>(messages: readonly M[], access: TurnAccess<M>): Turn[] {
   const resultIndex = new Map<string, number>();
   for (let i = 0; i < messages.length; i++) {
-    const m = messages[i] as Message;
-    if (m.role === 'tool') resultIndex.set(m.toolCallId, i);
+    const id = access.resultId(messages[i] as M);
+    if (id !== undefined) resultIndex.set(id, i);
   }
   const turns: Turn[] = [];
   let i = 0;
   while (i < messages.length) {
-    const m = messages[i] as Message;
     let end = i + 1;
-    if (m.role === 'assistant' && m.toolCalls !== undefined && m.toolCalls.length > 0) {
-      // Extend to the last result of every call, and of every call inside that range.
+    if (access.callIds(messages[i] as M).length > 0) {
       for (let j = i; j < end; j++) {
-        const inner = messages[j] as Message;
-        if (inner.role !== 'assistant' || inner.toolCalls === undefined) continue;
-        for (const call of inner.toolCalls) {
-          const at = resultIndex.get(call.id);
+        for (const id of access.callIds(messages[j] as M)) {
+          const at = resultIndex.get(id);
           if (at !== undefined && at >= end) end = at + 1;
         }
       }
@@ -48,6 +58,14 @@ export function groupTurns(messages: readonly Message[]): Turn[] {
     i = end;
   }
   return turns;
+}
+
+/**
+ * Groups a transcript into turns (see {@link groupTurnsWith}): an assistant turn is an
+ * assistant message that called tools together with every result of those calls.
+ */
+export function groupTurns(messages: readonly Message[]): Turn[] {
+  return groupTurnsWith(messages, MESSAGE_TURN_ACCESS);
 }
 
 /** Index of the last assistant message, or -1. Its tool results have not been read by the model yet. */

@@ -1,0 +1,256 @@
+import { LoushoError, toError } from '../errors/lousho-error.js';
+import {
+  type AnthropicRequest,
+  type AnthropicRequestBody,
+  AnthropicStreamParser,
+  fromAnthropicReply,
+  toAnthropicRequest,
+} from './anthropic-messages.js';
+import { classifyProviderError } from './classify-error.js';
+import { type RetryOptions, streamWithRetries, withRetries } from './retry.js';
+import type { LLMProvider, ModelRequest, ModelResponse, ModelStreamPart } from './types.js';
+
+/** Options of {@link createAnthropic}. */
+export interface AnthropicProviderOptions {
+  /** The API key; process.env.ANTHROPIC_API_KEY when absent. Checked at the first call, not here. */
+  apiKey?: string;
+  /** The API's base URL; process.env.ANTHROPIC_BASE_URL, else https://api.anthropic.com. */
+  baseURL?: string;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  /** Retries of rate limits (429), server errors (5xx, 529) and network failures. */
+  retry?: RetryOptions;
+  /** max_tokens when a request gives no maxTokens (the Messages API requires one). Default 4096. */
+  maxOutputTokens?: number;
+}
+
+type AnthropicSdk = typeof import('@anthropic-ai/sdk');
+type AnthropicClient = InstanceType<AnthropicSdk['Anthropic']>;
+
+const PROVIDER = 'anthropic';
+const API_KEY_ENV = 'ANTHROPIC_API_KEY';
+const DEFAULT_MAX_TOKENS = 4096;
+/**
+ * The SDK refuses a non-streaming call whose max_tokens could take over 10 minutes
+ * (60 min x max_tokens / 128,000); generate() streams such calls and collects the reply.
+ */
+const NON_STREAMING_MAX_TOKENS = 21_333;
+
+/** The HTTP status of each Messages API error type, for `event: error` frames inside a 200 stream. */
+const ERROR_TYPE_STATUS: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  billing_error: 402,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  timeout_error: 504,
+  overloaded_error: 529,
+};
+
+function abortedError(cause?: unknown): LoushoError {
+  return new LoushoError('LOUSHO_ABORTED', 'The model call was aborted through its AbortSignal.', {
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/** Whether the signal has fired (a function, so checks after an await are not narrowed away). */
+const isAborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true;
+
+async function loadSdk(): Promise<AnthropicSdk> {
+  try {
+    return await import('@anthropic-ai/sdk');
+  } catch (error) {
+    throw new LoushoError(
+      'LOUSHO_DEPENDENCY_MISSING',
+      'The anthropic provider needs the @anthropic-ai/sdk package: npm install @anthropic-ai/sdk',
+      { cause: error, details: { package: '@anthropic-ai/sdk' } },
+    );
+  }
+}
+
+const nonEmpty = (value: string | undefined): string | undefined =>
+  value === undefined || value.trim() === '' ? undefined : value;
+
+/** The messages of an error and of its causes, e.g. "Connection error. (fetch failed: connect ECONNREFUSED ...)". */
+function describe(error: Error): string {
+  const causes: string[] = [];
+  let cause: unknown = error.cause;
+  while (cause instanceof Error && causes.length < 3) {
+    causes.push(cause.message);
+    cause = cause.cause;
+  }
+  return causes.length === 0 ? error.message : `${error.message} (${causes.join(': ')})`;
+}
+
+/** The status an error body's `error.type` stands for (a stream's error frame has no status of its own). */
+function statusOfBody(body: unknown): number {
+  const type = (body as { error?: { type?: unknown } } | null | undefined)?.error?.type;
+  return (typeof type === 'string' ? ERROR_TYPE_STATUS[type] : undefined) ?? 500;
+}
+
+/**
+ * Points a media error at the transcript: the API counts the messages it received
+ * ("messages.0.content.1"), which differ from request.messages once the system prompt is
+ * lifted out and same-role messages are merged.
+ */
+function withTranscriptIndex(error: LoushoError, request: AnthropicRequest, text: string): LoushoError {
+  const wireIndex = error.details?.messageIndex;
+  if (error.code !== 'LOUSHO_MEDIA_TOO_LARGE' || typeof wireIndex !== 'number') return error;
+  const block = new RegExp(`messages\\.${wireIndex}\\.content\\.(\\d+)`).exec(text);
+  const blocks = request.sources[wireIndex];
+  const index = blocks?.[block === null ? 0 : Number(block[1])] ?? blocks?.[0];
+  if (index === undefined) return error;
+  return new LoushoError(error.code, error.message, {
+    cause: error.cause,
+    isRetryable: error.isRetryable,
+    details: { ...error.details, messageIndex: index, providerMessageIndex: wireIndex },
+  });
+}
+
+/**
+ * Anthropic's Messages API through the official SDK (loaded on the first call). Returns a
+ * factory of providers by model id; they share one client. The SDK's own retries are off:
+ * rate limits and server errors are retried by {@link withRetries} with `options.retry`.
+ *
+ * @example
+ * const provider = createAnthropic({ maxOutputTokens: 8192 })('claude-sonnet-4-5');
+ * const agent = createAgent({ provider, tools });
+ */
+export function createAnthropic(options: AnthropicProviderOptions = {}): (modelId: string) => LLMProvider {
+  let loaded: { sdk: AnthropicSdk; client: AnthropicClient } | undefined;
+  let sdkModule: AnthropicSdk | undefined;
+  const retry = options.retry ?? {};
+  const defaultMaxTokens = options.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
+
+  async function connect(): Promise<{ sdk: AnthropicSdk; client: AnthropicClient }> {
+    if (loaded !== undefined) return loaded;
+    sdkModule ??= await loadSdk();
+    const apiKey = nonEmpty(options.apiKey) ?? nonEmpty(process.env.ANTHROPIC_API_KEY);
+    if (apiKey === undefined) {
+      throw new LoushoError(
+        'LOUSHO_MISSING_API_KEY',
+        `The anthropic provider needs an API key: set ${API_KEY_ENV} or pass createAnthropic({ apiKey }).`,
+        { details: { provider: PROVIDER, env: API_KEY_ENV } },
+      );
+    }
+    const baseURL = nonEmpty(options.baseURL) ?? nonEmpty(process.env.ANTHROPIC_BASE_URL);
+    const client = new sdkModule.Anthropic({
+      apiKey,
+      maxRetries: 0,
+      ...(baseURL === undefined ? {} : { baseURL }),
+      ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),
+    });
+    loaded = { sdk: sdkModule, client };
+    return loaded;
+  }
+
+  return (modelId: string): LLMProvider => {
+    /** Any failure of one call as a LoushoError. */
+    function toLoushoError(
+      error: unknown,
+      sdk: AnthropicSdk,
+      request: AnthropicRequest,
+      signal: AbortSignal | undefined,
+    ): LoushoError {
+      if (LoushoError.isInstance(error)) return error;
+      if (isAborted(signal) || error instanceof sdk.APIUserAbortError) return abortedError(error);
+      const failure = { provider: PROVIDER, model: modelId, apiKeyEnv: API_KEY_ENV, cause: error };
+      if (error instanceof sdk.APIConnectionError) {
+        return classifyProviderError({ ...failure, message: describe(error) });
+      }
+      if (error instanceof sdk.APIError) {
+        const body = error.error;
+        const status = error.status ?? statusOfBody(body);
+        const classified = classifyProviderError({
+          ...failure,
+          status,
+          headers: error.headers,
+          body,
+          message: error.message,
+        });
+        return withTranscriptIndex(classified, request, error.message);
+      }
+      const e = toError(error);
+      return new LoushoError('LOUSHO_PROVIDER_ERROR', `${PROVIDER}/${modelId} failed: ${e.message}`, {
+        cause: error,
+        details: { provider: PROVIDER, model: modelId },
+      });
+    }
+
+    const requestOptions = (signal: AbortSignal | undefined) => (signal === undefined ? {} : { signal });
+
+    async function* streamOnce(request: ModelRequest, wire: AnthropicRequest): AsyncIterable<ModelStreamPart> {
+      const signal = request.abortSignal;
+      if (isAborted(signal)) throw abortedError();
+      const { sdk, client } = await connect();
+      const parser = new AnthropicStreamParser();
+      try {
+        const body: AnthropicRequestBody & { stream: true } = { ...wire.body, stream: true };
+        const events = await client.messages.create(body, requestOptions(signal));
+        for await (const event of events) {
+          for (const part of parser.accept(event)) yield part;
+        }
+      } catch (error) {
+        throw toLoushoError(error, sdk, wire, signal);
+      }
+      // The SDK ends an aborted stream quietly.
+      if (isAborted(signal)) throw abortedError();
+      if (!parser.stopped) {
+        throw new LoushoError(
+          'LOUSHO_PROVIDER_ERROR',
+          `The stream of ${PROVIDER}/${modelId} ended before message_stop; the reply is incomplete.`,
+          { isRetryable: true, details: { provider: PROVIDER, model: modelId } },
+        );
+      }
+      yield parser.finish();
+    }
+
+    async function collect(parts: AsyncIterable<ModelStreamPart>): Promise<ModelResponse> {
+      const response: ModelResponse = {
+        text: '',
+        toolCalls: [],
+        finishReason: 'other',
+        usage: { inputTokens: undefined, outputTokens: undefined, cachedInputTokens: undefined },
+      };
+      for await (const part of parts) {
+        if (part.type === 'text-delta') response.text += part.text;
+        else if (part.type === 'tool-call') response.toolCalls.push(part.toolCall);
+        else {
+          response.finishReason = part.finishReason;
+          response.usage = part.usage;
+          if (part.modelId !== undefined) response.modelId = part.modelId;
+        }
+      }
+      return response;
+    }
+
+    async function generateOnce(request: ModelRequest): Promise<ModelResponse> {
+      const signal = request.abortSignal;
+      if (isAborted(signal)) throw abortedError();
+      const wire = toAnthropicRequest(request, modelId, defaultMaxTokens);
+      if (wire.body.max_tokens > NON_STREAMING_MAX_TOKENS) return collect(streamOnce(request, wire));
+      const { sdk, client } = await connect();
+      try {
+        const reply = await client.messages.create(wire.body, requestOptions(signal));
+        return fromAnthropicReply(reply);
+      } catch (error) {
+        throw toLoushoError(error, sdk, wire, signal);
+      }
+    }
+
+    return {
+      provider: PROVIDER,
+      modelId,
+      generate: (request) => withRetries(() => generateOnce(request), retry, request.abortSignal),
+      stream: (request) =>
+        streamWithRetries(
+          () => streamOnce(request, toAnthropicRequest(request, modelId, defaultMaxTokens)),
+          retry,
+          request.abortSignal,
+        ),
+    };
+  };
+}

@@ -21,6 +21,14 @@ export type {
   CompactionStrategy,
 } from './compaction/types.js';
 export { isCompactionStrategy } from './compaction/types.js';
+export type { BudgetUsage, TokenBudgetOptions } from './core/budget.js';
+export { DEFAULT_SOFT_THRESHOLD, TokenBudget } from './core/budget.js';
+export type { CompactorOptions, MessageAdapter, RecoverAction, RecoverResult } from './core/compaction.js';
+export { Compactor, DEFAULT_TAIL_MESSAGES } from './core/compaction.js';
+export type { LLMSummarizerOptions } from './core/llm-summarizer.js';
+export { LLMSummarizer } from './core/llm-summarizer.js';
+export type { SummarizeContext, Summarizer, SummarizerModelCall } from './core/summarizer.js';
+export { DEFAULT_TRUNCATE_MAX_CHARS, TruncatingSummarizer } from './core/summarizer.js';
 export { DEFAULT_SUMMARY_PROMPT } from './core/summary-prompt.js';
 export type { LoushoErrorCode, LoushoErrorOptions, SerializedLoushoError } from './errors/lousho-error.js';
 export { LoushoError } from './errors/lousho-error.js';
@@ -57,8 +65,14 @@ export type { TokenEstimateRequest } from './models/estimate-tokens.js';
 export { estimateTokens } from './models/estimate-tokens.js';
 export type { ModelInfo, TokenizerName } from './models/model-info.js';
 export { getModelInfo, registerModel } from './models/registry.js';
+export type { AnthropicProviderOptions } from './providers/anthropic.js';
+export { createAnthropic } from './providers/anthropic.js';
+export { createLMStudio, createOllama, createOpenAI, createOpenRouter } from './providers/builtin.js';
+export type { OpenAICompatibleOptions } from './providers/openai-compatible.js';
+export { createOpenAICompatible } from './providers/openai-compatible.js';
 export type { ProviderFactory } from './providers/resolve-provider.js';
 export { registerProvider, resolveProvider } from './providers/resolve-provider.js';
+export type { RetryOptions } from './providers/retry.js';
 export type {
   FinishReason,
   JSONSchema,

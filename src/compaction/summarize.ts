@@ -1,6 +1,7 @@
-import { DEFAULT_SUMMARY_PROMPT } from '../core/summary-prompt.js';
+import { summarizeWithModel } from '../core/llm-summarizer.js';
+import { isSummarizer, type Summarizer } from '../core/summarizer.js';
 import { configError, LoushoError, toError } from '../errors/lousho-error.js';
-import { serializeTranscript } from '../messages/render.js';
+import { renderMessage, serializeTranscript } from '../messages/render.js';
 import type { Message, UserMessage } from '../messages/types.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
 import type { LLMProvider, ModelSpec } from '../providers/types.js';
@@ -14,7 +15,12 @@ export const SUMMARY_HEADER = '[Conversation summary]';
 
 export interface SummarizeStrategyOptions {
   /** The summarizer: an LLMProvider, or a "provider/model" spec resolved with resolveProvider(). */
-  model: ModelSpec;
+  model?: ModelSpec;
+  /**
+   * A Summarizer instead of `model`: an LLMSummarizer (a model call that falls back to
+   * truncation) or a TruncatingSummarizer (no model call).
+   */
+  summarizer?: Summarizer<Message>;
   /** Recent tokens kept as they are; the hook's protectedTokens when absent. */
   protectedTokens?: number;
   /** The summarizer's system message; DEFAULT_SUMMARY_PROMPT when absent. */
@@ -39,9 +45,15 @@ export function validateSummarizeOptions(
     );
   }
   const o = options as Partial<SummarizeStrategyOptions>;
-  if (o.model === undefined || o.model === null || o.model === '') {
+  const hasModel = o.model !== undefined && o.model !== null && o.model !== '';
+  if (o.summarizer !== undefined && !isSummarizer(o.summarizer)) {
     throw configError(
-      `${factory}(): model is required, e.g. ${factory}({ model: 'openai/gpt-4o-mini' }) or an LLMProvider.`,
+      `${factory}(): summarizer must have a summarize() method, such as new LLMSummarizer({ model }) or new TruncatingSummarizer().`,
+    );
+  }
+  if (hasModel === (o.summarizer !== undefined)) {
+    throw configError(
+      `${factory}(): pass either model (e.g. ${factory}({ model: 'openai/gpt-4o-mini' })) or summarizer (e.g. new LLMSummarizer({ model })), not ${hasModel ? 'both' : 'neither'}.`,
     );
   }
   if (o.protectedTokens !== undefined && (typeof o.protectedTokens !== 'number' || !(o.protectedTokens >= 0))) {
@@ -55,34 +67,30 @@ export function validateSummarizeOptions(
   }
 }
 
-/**
- * One summary call: the prompt as the system message, the serialized messages as the
- * user message, no tools. Resolves to the trimmed text; rejects when it is empty.
- */
-export async function requestSummary(
-  provider: LLMProvider,
+/** One summary of `messages`: by the options' Summarizer, or one call to the model. Rejects on no text. */
+async function writeSummary(
   messages: readonly Message[],
-  options: { prompt?: string | undefined; maxTokens?: number | undefined; abortSignal?: AbortSignal | undefined },
-  onModelCall?: CompactionInput['onModelCall'],
+  options: SummarizeStrategyOptions,
+  getProvider: () => LLMProvider,
+  input: CompactionInput,
 ): Promise<string> {
-  const response = await provider.generate({
-    model: provider.modelId,
-    messages: [
-      { role: 'system', content: options.prompt ?? DEFAULT_SUMMARY_PROMPT },
-      { role: 'user', content: serializeTranscript(messages) },
-    ],
-    ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
-    ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
-  });
-  onModelCall?.({ provider: provider.provider, model: provider.modelId, usage: response.usage, purpose: 'compaction' });
-  const text = response.text.trim();
-  if (text === '') {
-    throw new LoushoError(
-      'LOUSHO_PROVIDER_ERROR',
-      `The summarizer ${provider.provider}/${provider.modelId} returned no text.`,
-    );
+  if (options.summarizer !== undefined) {
+    const text = (
+      await options.summarizer.summarize(messages, {
+        toText: renderMessage,
+        signal: input.abortSignal,
+        onModelCall: input.onModelCall,
+      })
+    ).trim();
+    if (text === '') throw new LoushoError('LOUSHO_PROVIDER_ERROR', 'The summarizer returned no text.');
+    return text;
   }
-  return text;
+  return summarizeWithModel(getProvider(), serializeTranscript(messages), {
+    prompt: options.prompt,
+    maxTokens: options.maxSummaryTokens,
+    signal: input.abortSignal,
+    onModelCall: input.onModelCall,
+  });
 }
 
 /** Runs the summary on `input`; on failure falls back to pruning and reports the error. */
@@ -98,12 +106,7 @@ export async function summarizeOrPrune(
   if (plan.summarized.length === 0) return { messages, tokensBefore, tokensAfter: tokensBefore, prunedToolCallIds: [] };
   try {
     const folded = plan.summarized.map((i) => messages[i] as Message);
-    const summary = await requestSummary(
-      getProvider(),
-      folded,
-      { prompt: options.prompt, maxTokens: options.maxSummaryTokens, abortSignal: input.abortSignal },
-      input.onModelCall,
-    );
+    const summary = await writeSummary(folded, options, getProvider, input);
     const out = applySummary(messages, plan, summaryMessage(summary));
     return { messages: out, tokensBefore, tokensAfter: input.estimateTokens(out), prunedToolCallIds: [], summary };
   } catch (cause) {
@@ -114,9 +117,10 @@ export async function summarizeOrPrune(
 }
 
 /** A provider resolved on first use, so a bad spec fails at compaction time, not at import. */
-export function lazyProvider(model: ModelSpec): () => LLMProvider {
+export function lazyProvider(model: ModelSpec | undefined): () => LLMProvider {
   let provider: LLMProvider | undefined;
   return () => {
+    if (model === undefined) throw configError('No summarizer model was given.');
     provider ??= resolveProvider(model);
     return provider;
   };

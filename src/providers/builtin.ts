@@ -1,3 +1,4 @@
+import { createAnthropic } from './anthropic.js';
 import { lmStudioContextWindow, ollamaContextWindow, ollamaOrigin } from './local-context.js';
 import { createOpenAICompatible, type OpenAICompatibleOptions } from './openai-compatible.js';
 import type { LLMProvider } from './types.js';
@@ -56,6 +57,7 @@ export function createLMStudio(options: Overrides = {}): Factory {
 /** The prefixes resolveProvider() knows without registration, each created on first use. */
 export const BUILT_IN_PROVIDERS: Readonly<Record<string, () => Factory>> = {
   openai: () => createOpenAI(),
+  anthropic: () => createAnthropic(),
   openrouter: () => createOpenRouter(),
   ollama: () => createOllama(),
   lmstudio: () => createLMStudio(),

@@ -1,0 +1,189 @@
+import { configError } from '../errors/lousho-error.js';
+import { groupTurnsWith, type Turn } from '../messages/turns.js';
+import { DEFAULT_SOFT_THRESHOLD, TokenBudget } from './budget.js';
+import { type SummarizeContext, type Summarizer, TruncatingSummarizer } from './summarizer.js';
+
+export { TruncatingSummarizer } from './summarizer.js';
+
+/** How the Compactor reads and writes one message type. Only the first three are required. */
+export interface MessageAdapter<M> {
+  /** Tokens of one message (cache it if counting is costly). */
+  countTokens(message: M): number;
+  /** The message as text, for the summarizer. */
+  toText(message: M): string;
+  /** The one message that replaces the summarized ones. */
+  summaryMessage(summary: string): M;
+  /** Ids of the tool calls a message makes, so a call is never separated from its result. */
+  callIds?(message: M): readonly string[];
+  /** The id of the call a tool result answers. */
+  resultId?(message: M): string | undefined;
+  /** Messages never drained or summarized (a system prompt, pinned messages). */
+  isProtected?(message: M): boolean;
+}
+
+export interface CompactorOptions<M> {
+  adapter: MessageAdapter<M>;
+  /** The budget in tokens. */
+  budgetTokens: number;
+  /** Nothing happens at or below budgetTokens * softThreshold. In (0, 1]; default 0.7. */
+  softThreshold?: number;
+  /** The newest messages that are never drained or summarized. Default 4. */
+  tailMessages?: number;
+  /** Writes the summary of stage 2; a TruncatingSummarizer when absent. */
+  summarizer?: Summarizer<M>;
+}
+
+/** What recover() did. */
+export type RecoverAction = 'none' | 'drained' | 'summarized';
+
+export interface RecoverResult<M> {
+  /** The new transcript; the input array itself when action is 'none'. */
+  messages: M[];
+  action: RecoverAction;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Messages deleted by stage 1. */
+  drainedMessages: number;
+  /** Messages folded into the summary by stage 2. */
+  summarizedMessages: number;
+  summary?: string;
+}
+
+export const DEFAULT_TAIL_MESSAGES = 4;
+
+const NO_CALLS: readonly string[] = [];
+
+/**
+ * Tail-preserving compaction for any message type. recover() does nothing at or below
+ * budgetTokens * softThreshold; above it, the newest `tailMessages` stay exactly as they
+ * are, and the older part (the head) goes through two stages:
+ *
+ * 1. Drain: delete whole turns from the oldest end of the head, at most half of it, and
+ *    stop there ('drained') when that gets back under the soft limit.
+ * 2. Summarize: pass what remains of the head to the Summarizer and replace it with one
+ *    message ('summarized').
+ *
+ * A tool call is never separated from its result, and protected messages stay in place.
+ *
+ * @example
+ * const compactor = new Compactor({ adapter, budgetTokens: 32_000 });
+ * const { messages, action } = await compactor.recover(history);
+ */
+export class Compactor<M> {
+  readonly adapter: MessageAdapter<M>;
+  readonly budget: TokenBudget<M>;
+  readonly tailMessages: number;
+  readonly summarizer: Summarizer<M>;
+
+  constructor(options: CompactorOptions<M>) {
+    if (
+      typeof options?.adapter?.countTokens !== 'function' ||
+      typeof options.adapter.toText !== 'function' ||
+      typeof options.adapter.summaryMessage !== 'function'
+    ) {
+      throw configError('Compactor needs an adapter with countTokens(), toText() and summaryMessage().');
+    }
+    this.adapter = options.adapter;
+    this.budget = new TokenBudget({
+      budgetTokens: options.budgetTokens,
+      softThreshold: options.softThreshold ?? DEFAULT_SOFT_THRESHOLD,
+      countTokens: (m) => options.adapter.countTokens(m),
+    });
+    this.tailMessages = options.tailMessages ?? DEFAULT_TAIL_MESSAGES;
+    if (!Number.isInteger(this.tailMessages) || this.tailMessages < 0) {
+      throw configError(`Compactor: tailMessages must be a whole number >= 0, got ${this.tailMessages}.`);
+    }
+    this.summarizer = options.summarizer ?? new TruncatingSummarizer<M>();
+  }
+
+  /** Where the protected tail starts: the newest tailMessages, moved back to the start of a turn they cut. */
+  tailStart(messages: readonly M[], turns: readonly Turn[]): number {
+    let start = Math.max(0, messages.length - this.tailMessages);
+    for (const turn of turns) {
+      if (turn.start < start && start < turn.end) {
+        start = turn.start;
+        break;
+      }
+    }
+    return start;
+  }
+
+  /** Compacts `messages` if they are over the soft limit. Never modifies the input. */
+  async recover(
+    messages: readonly M[],
+    options: { signal?: AbortSignal; onModelCall?: SummarizeContext<M>['onModelCall'] } = {},
+  ): Promise<RecoverResult<M>> {
+    const adapter = this.adapter;
+    const counts = messages.map((m) => adapter.countTokens(m));
+    const tokensBefore = counts.reduce((a, b) => a + b, 0);
+    const target = this.budget.softLimitTokens;
+    const none = {
+      messages: messages as M[],
+      action: 'none' as const,
+      tokensBefore,
+      tokensAfter: tokensBefore,
+      drainedMessages: 0,
+      summarizedMessages: 0,
+    };
+    if (tokensBefore <= target) return none;
+
+    const turns = groupTurnsWith(messages, {
+      callIds: (m) => adapter.callIds?.(m) ?? NO_CALLS,
+      resultId: (m) => adapter.resultId?.(m),
+    });
+    const tailStart = this.tailStart(messages, turns);
+    const isProtected = (i: number) => adapter.isProtected?.(messages[i] as M) === true;
+    const headTurns = turns.filter((t) => t.end <= tailStart && !rangeHas(t, isProtected));
+
+    // Stage 1: drain whole turns from the oldest end, at most half of the head.
+    const maxDrain = Math.floor(tailStart / 2);
+    const dropped = new Set<number>();
+    let used = tokensBefore;
+    for (const turn of headTurns) {
+      if (dropped.size + (turn.end - turn.start) > maxDrain) break;
+      for (let i = turn.start; i < turn.end; i++) {
+        dropped.add(i);
+        used -= counts[i] as number;
+      }
+      if (used <= target) break;
+    }
+    const keep = (skip: ReadonlySet<number>) => messages.filter((_, i) => !skip.has(i));
+    if (used <= target) {
+      return { ...none, messages: keep(dropped), action: 'drained', tokensAfter: used, drainedMessages: dropped.size };
+    }
+
+    // Stage 2: summarize what remains of the head.
+    const folded: number[] = [];
+    for (const turn of headTurns) for (let i = turn.start; i < turn.end; i++) if (!dropped.has(i)) folded.push(i);
+    if (folded.length === 0) {
+      if (dropped.size === 0) return none;
+      return { ...none, messages: keep(dropped), action: 'drained', tokensAfter: used, drainedMessages: dropped.size };
+    }
+    const summary = await this.summarizer.summarize(
+      folded.map((i) => messages[i] as M),
+      { toText: (m) => adapter.toText(m), signal: options.signal, onModelCall: options.onModelCall },
+    );
+    const replacement = adapter.summaryMessage(summary);
+    const gone = new Set([...dropped, ...folded]);
+    const out: M[] = [];
+    for (let i = 0; i < messages.length; i++) {
+      if (i === folded[0]) out.push(replacement);
+      if (!gone.has(i)) out.push(messages[i] as M);
+    }
+    const tokensAfter = this.budget.used(out);
+    return {
+      messages: out,
+      action: 'summarized',
+      tokensBefore,
+      tokensAfter,
+      drainedMessages: dropped.size,
+      summarizedMessages: folded.length,
+      summary,
+    };
+  }
+}
+
+function rangeHas(turn: Turn, test: (index: number) => boolean): boolean {
+  for (let i = turn.start; i < turn.end; i++) if (test(i)) return true;
+  return false;
+}

@@ -1,0 +1,52 @@
+import { configError } from '../errors/lousho-error.js';
+
+/** A model call a summarizer made, reported so the run it is part of can count it. */
+export interface SummarizerModelCall {
+  provider: string;
+  model: string;
+  usage: { inputTokens: number | undefined; outputTokens: number | undefined; cachedInputTokens: number | undefined };
+  purpose: 'compaction';
+}
+
+/** What a summarizer is given besides the messages. */
+export interface SummarizeContext<M> {
+  /** Renders one message as text. */
+  toText: (message: M) => string;
+  signal?: AbortSignal | undefined;
+  /** Called after each model call the summarizer makes. */
+  onModelCall?: ((call: SummarizerModelCall) => void) | undefined;
+}
+
+/** Turns the messages being compacted into the text of one summary. */
+export interface Summarizer<M = unknown> {
+  summarize(messages: readonly M[], context: SummarizeContext<M>): Promise<string>;
+}
+
+/** True when `value` has the shape of a {@link Summarizer}. */
+export function isSummarizer(value: unknown): value is Summarizer {
+  return typeof value === 'object' && value !== null && typeof (value as Summarizer).summarize === 'function';
+}
+
+/** The default length of a TruncatingSummarizer's summary. */
+export const DEFAULT_TRUNCATE_MAX_CHARS = 500;
+
+/**
+ * The default summarizer: concatenates the messages and cuts the text to `maxChars`
+ * (default 500). No model call: free and instant, and lossy — anything past the cut is
+ * gone for good.
+ */
+export class TruncatingSummarizer<M = unknown> implements Summarizer<M> {
+  readonly maxChars: number;
+
+  constructor(options: { maxChars?: number } = {}) {
+    const maxChars = options.maxChars ?? DEFAULT_TRUNCATE_MAX_CHARS;
+    if (!Number.isInteger(maxChars) || maxChars <= 0)
+      throw configError(`maxChars must be a positive whole number, got ${maxChars}.`);
+    this.maxChars = maxChars;
+  }
+
+  async summarize(messages: readonly M[], context: SummarizeContext<M>): Promise<string> {
+    const text = messages.map((m) => context.toText(m)).join('\n');
+    return text.length > this.maxChars ? text.slice(0, this.maxChars) : text;
+  }
+}

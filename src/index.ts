@@ -6,6 +6,8 @@ export type { CompactMessagesOptions, CompactMessagesResult } from './compaction
 export { compactMessages } from './compaction/compact-messages.js';
 export type { CompactionHookOptions, CompactionInfo } from './compaction/compaction-hook.js';
 export { createCompactionHook } from './compaction/compaction-hook.js';
+export type { CompactorStrategyOptions } from './compaction/compactor-strategy.js';
+export { COMPACTOR_STRATEGY_NAME, compactorStrategy } from './compaction/compactor-strategy.js';
 export type { CompactionDoneEvent, CompactionEvent, CompactionStartEvent } from './compaction/events.js';
 export { isPrunedMarker, MARKER_ARGS_MAX_CHARS, prunedMarker } from './compaction/marker.js';
 export { DEFAULT_THRESHOLD_PERCENT, FALLBACK_CONTEXT_WINDOW } from './compaction/options.js';
@@ -34,7 +36,13 @@ export type { LoushoErrorCode, LoushoErrorOptions, SerializedLoushoError } from 
 export { LoushoError } from './errors/lousho-error.js';
 export type { AgentDefinition, AgentInput, AgentStream, ExecuteParams } from './executor/agent-executor.js';
 export type { AgentEvent, AgentEventListener, AgentEventType, RecoveryEvent } from './executor/events.js';
-export type { AgentHook, PostGenerateContext, PreGenerateContext, RunContext } from './executor/hooks.js';
+export type {
+  AgentHook,
+  PostGenerateContext,
+  PreGenerateContext,
+  RecoverContext,
+  RunContext,
+} from './executor/hooks.js';
 export { HookRegistry } from './executor/hooks.js';
 export type { AgentLimits } from './executor/limits.js';
 export type { AgentResult } from './executor/result.js';
@@ -65,6 +73,8 @@ export type { TokenEstimateRequest } from './models/estimate-tokens.js';
 export { estimateTokens } from './models/estimate-tokens.js';
 export type { ModelInfo, TokenizerName } from './models/model-info.js';
 export { getModelInfo, registerModel } from './models/registry.js';
+export type { AISDKLanguageModel, FromAISDKOptions } from './providers/ai-sdk.js';
+export { fromAISDK } from './providers/ai-sdk.js';
 export type { AnthropicProviderOptions } from './providers/anthropic.js';
 export { createAnthropic } from './providers/anthropic.js';
 export { createLMStudio, createOllama, createOpenAI, createOpenRouter } from './providers/builtin.js';

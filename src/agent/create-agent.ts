@@ -1,5 +1,6 @@
 import { type CompactionHookOptions, createCompactionHook } from '../compaction/compaction-hook.js';
 import { twoPhaseStrategy } from '../compaction/two-phase.js';
+import { isSummarizer, type Summarizer } from '../core/summarizer.js';
 import { configError } from '../errors/lousho-error.js';
 import {
   type AgentDefinition,
@@ -15,6 +16,7 @@ import { type AgentLimits, checkLimits } from '../executor/limits.js';
 import type { AgentResult } from '../executor/result.js';
 import type { Tool } from '../executor/tool.js';
 import { ToolRegistry } from '../executor/tool-registry.js';
+import type { Message } from '../messages/types.js';
 import { isLLMProvider, resolveProvider } from '../providers/resolve-provider.js';
 import type { JSONSchema, LLMProvider, ModelSpec } from '../providers/types.js';
 import { checkToolSearch, createToolSearch, type ToolSearchOptions } from './tool-search.js';
@@ -22,10 +24,11 @@ import { checkToolSearch, createToolSearch, type ToolSearchOptions } from './too
 /** createAgent({ compaction }) as an object: the hook's options, plus `summarizer`. */
 export interface CompactionConfig extends CompactionHookOptions {
   /**
-   * A summarizer model ("provider/model" or an LLMProvider): selects twoPhaseStrategy({ model: summarizer }).
-   * Cannot be combined with `strategy`.
+   * The summarizer, typically a cheaper model than the agent's: a "provider/model" spec or an
+   * LLMProvider selects twoPhaseStrategy({ model: summarizer }); a Summarizer (an LLMSummarizer or a
+   * TruncatingSummarizer) selects twoPhaseStrategy({ summarizer }). Cannot be combined with `strategy`.
    */
-  summarizer?: ModelSpec;
+  summarizer?: ModelSpec | Summarizer<Message>;
 }
 
 export interface CreateAgentOptions {
@@ -105,7 +108,11 @@ export function compactionHookFor(compaction: unknown): AgentHook | undefined {
       'compaction: summarizer and strategy cannot be combined. Pass strategy: twoPhaseStrategy({ model }) instead of summarizer, or drop strategy.',
     );
   }
-  if (summarizer !== undefined) hookOptions.strategy = twoPhaseStrategy({ model: summarizer });
+  if (summarizer !== undefined) {
+    hookOptions.strategy = isSummarizer(summarizer)
+      ? twoPhaseStrategy({ summarizer })
+      : twoPhaseStrategy({ model: summarizer });
+  }
   return createCompactionHook(hookOptions);
 }
 

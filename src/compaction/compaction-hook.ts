@@ -1,5 +1,11 @@
 import { configError, toError } from '../errors/lousho-error.js';
-import type { AgentHook, PostGenerateContext, PreGenerateContext, RunContext } from '../executor/hooks.js';
+import type {
+  AgentHook,
+  PostGenerateContext,
+  PreGenerateContext,
+  RecoverContext,
+  RunContext,
+} from '../executor/hooks.js';
 import type { Message } from '../messages/types.js';
 import { findPairingProblem, validateMessages } from '../messages/validate.js';
 import {
@@ -10,6 +16,7 @@ import {
   tokenProfile,
   toolDefinitionTokens,
 } from '../models/estimate-tokens.js';
+import type { ModelRequest } from '../providers/types.js';
 import { onceWarner, resolveContextWindow } from './context-window.js';
 import {
   checkContextWindow,
@@ -130,17 +137,20 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
     return memory;
   };
 
-  async function preGenerate({ request, run, emit }: PreGenerateContext): Promise<void> {
-    const memory = memoryOf(run);
-    const messages = request.messages;
+  /** The request's size now (with calibration), and what it is made of. */
+  function measure(request: ModelRequest, memory: RunMemory) {
     const profile = tokenProfile(request.model);
     const fixed =
       REQUEST_FRAMING_TOKENS +
       toolDefinitionTokens(request.tools, profile) +
       outputSchemaTokens(request.outputSchema, profile);
-    const raw = fixed + memory.counter.count(messages, profile);
+    const raw = fixed + memory.counter.count(request.messages, profile);
     memory.rawEstimate = raw;
-    const tokensBefore = raw + memory.calibration;
+    return { profile, fixed, tokens: raw + memory.calibration };
+  }
+
+  async function windowOf(request: ModelRequest, run: RunContext): Promise<number> {
+    if (run.learnedContextWindow !== undefined) return run.learnedContextWindow;
     const { contextWindow } = await resolveContextWindow({
       option: windowOption,
       model: request.model,
@@ -148,17 +158,21 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
       warn,
       feature: ['Compaction', 'compaction.contextWindow (or createCompactionHook({ contextWindow }))'],
     });
-    const thresholdTokens = computeThreshold(contextWindow, percent, reserve);
-    if (tokensBefore <= thresholdTokens) return;
+    return contextWindow;
+  }
 
-    const { protectedTokens, capped } = effectiveProtectedTokens(protectedOption, thresholdTokens);
-    if (capped) {
-      warn(
-        'protected',
-        `@lousho/build-ai-agent: compaction protectedTokens (${protectedOption}) is at or above the threshold (${thresholdTokens} tokens) ` +
-          `and would protect everything; using ${protectedTokens}. Set protectedTokens below the threshold.`,
-      );
-    }
+  /**
+   * Runs the strategy on the request's transcript (in place) to get under `thresholdTokens`,
+   * reports it, and resolves to true when the transcript changed.
+   */
+  async function compactNow(
+    { request, run, emit }: PreGenerateContext,
+    sizes: { contextWindow: number; thresholdTokens: number; protectedTokens: number; loud: boolean },
+  ): Promise<boolean> {
+    const memory = memoryOf(run);
+    const messages = request.messages;
+    const { profile, fixed, tokens: tokensBefore } = measure(request, memory);
+    const { contextWindow, thresholdTokens, protectedTokens } = sizes;
     const paused = summariesPaused(memory.pausedUntil, messages.length);
     if (!paused) memory.pausedUntil = undefined;
     const fallback = strategy.fallback ?? prune;
@@ -172,7 +186,7 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
       contextWindow,
       thresholdTokens,
     };
-    const quiet = memory.quiet;
+    const quiet = memory.quiet && !sizes.loud;
     if (!quiet) emit?.(start);
 
     const extra = fixed + memory.calibration;
@@ -219,7 +233,8 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
     const tokensAfter = changed ? fixed + memory.counter.count(messages, profile) + memory.calibration : tokensBefore;
     memory.rawEstimate = tokensAfter - memory.calibration;
     memory.quiet = !changed;
-    if (quiet && !changed && error === undefined) return;
+    run.noteRequestSize({ contextWindow, tokens: tokensAfter });
+    if (quiet && !changed && error === undefined) return false;
     if (quiet) emit?.(start);
     const summary = changed ? result?.summary : undefined;
     emit?.({
@@ -252,6 +267,39 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
         console.error('@lousho/build-ai-agent: onCompaction threw; the run goes on.', callbackError);
       }
     }
+    return changed;
+  }
+
+  async function preGenerate(ctx: PreGenerateContext): Promise<void> {
+    const { request, run } = ctx;
+    const { tokens } = measure(request, memoryOf(run));
+    const contextWindow = await windowOf(request, run);
+    const thresholdTokens = computeThreshold(contextWindow, percent, reserve);
+    if (tokens <= thresholdTokens) {
+      run.noteRequestSize({ contextWindow, tokens });
+      return;
+    }
+    const { protectedTokens, capped } = effectiveProtectedTokens(protectedOption, thresholdTokens);
+    if (capped) {
+      warn(
+        'protected',
+        `@lousho/build-ai-agent: compaction protectedTokens (${protectedOption}) is at or above the threshold (${thresholdTokens} tokens) ` +
+          `and would protect everything; using ${protectedTokens}. Set protectedTokens below the threshold.`,
+      );
+    }
+    await compactNow(ctx, { contextWindow, thresholdTokens, protectedTokens, loud: false });
+  }
+
+  /** Compacts harder when the request does not fit: to the target, with at most half of it protected. */
+  async function recover(ctx: RecoverContext): Promise<boolean> {
+    const contextWindow = await windowOf(ctx.request, ctx.run);
+    const thresholdTokens = Math.max(1, Math.min(ctx.targetTokens, computeThreshold(contextWindow, percent, reserve)));
+    const { protectedTokens } = effectiveProtectedTokens(protectedOption, thresholdTokens);
+    const tighter = Math.min(protectedTokens, Math.floor(thresholdTokens / 2));
+    return compactNow(
+      { request: ctx.request, run: ctx.run, ...(ctx.emit === undefined ? {} : { emit: ctx.emit }) },
+      { contextWindow, thresholdTokens, protectedTokens: tighter, loud: true },
+    );
   }
 
   function postGenerate({ response, run }: PostGenerateContext): void {
@@ -260,5 +308,5 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
     memory.calibration = calibrationAfterCall(response.usage.inputTokens, memory.rawEstimate, memory.calibration);
   }
 
-  return { name: 'compaction', preGenerate, postGenerate };
+  return { name: 'compaction', preGenerate, postGenerate, recover };
 }

@@ -26,6 +26,24 @@ export interface RunContext {
    * length), when it can tell; resolved once per run.
    */
   providerContextWindow(): Promise<number | undefined>;
+  /**
+   * The window a provider stated when it rejected a request as too long. It wins over
+   * every other source for the rest of the run.
+   */
+  readonly learnedContextWindow: number | undefined;
+  /** Tells the run the window and the request size a hook worked with at this step (the compaction hook does). */
+  noteRequestSize(size: { contextWindow: number; tokens: number }): void;
+}
+
+/** What a hook's recover() receives: the request must get down to `targetTokens`. */
+export interface RecoverContext {
+  request: ModelRequest;
+  run: RunContext;
+  emit?: (event: AgentEvent) => void;
+  /** Why: the provider rejected the request as too long, or it would not fit before sending. */
+  reason: 'context-overflow' | 'preflight';
+  /** The request size to get under, in tokens. */
+  targetTokens: number;
 }
 
 /** The draft a preGenerate hook may change: the request about to be sent. */
@@ -56,6 +74,12 @@ export interface AgentHook {
   preGenerate?(ctx: PreGenerateContext): void | Promise<void>;
   /** After each model call, before its tool calls run. */
   postGenerate?(ctx: PostGenerateContext): void | Promise<void>;
+  /**
+   * Compact harder: called when the request does not fit (the provider rejected it as too
+   * long, or it is over the window before sending). Change `ctx.request.messages` in place
+   * and resolve to true when something changed.
+   */
+  recover?(ctx: RecoverContext): boolean | Promise<boolean>;
 }
 
 /** An ordered set of hooks with unique names, for AgentExecutor. */
@@ -73,7 +97,7 @@ export class HookRegistry {
         'A hook is an object with a name and preGenerate() and/or postGenerate(), e.g. createCompactionHook().',
       );
     }
-    for (const key of ['preGenerate', 'postGenerate'] as const) {
+    for (const key of ['preGenerate', 'postGenerate', 'recover'] as const) {
       if (hook[key] !== undefined && typeof hook[key] !== 'function') {
         throw configError(`Hook '${hook.name}': ${key} must be a function.`);
       }

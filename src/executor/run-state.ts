@@ -16,6 +16,9 @@ export class RunState implements RunContext {
   readonly provider: LLMProvider;
   readonly abortSignal: AbortSignal | undefined;
   readonly emit: ((event: AgentEvent) => void) | undefined;
+  learnedContextWindow: number | undefined;
+  /** What a hook noted about this step's request: the window and the size it worked with. */
+  noted: { step: number; contextWindow: number; tokens: number } | undefined;
   #window: Promise<number | undefined> | undefined;
 
   constructor(options: {
@@ -30,6 +33,10 @@ export class RunState implements RunContext {
     this.provider = options.provider;
     this.abortSignal = options.abortSignal;
     this.emit = options.emit;
+  }
+
+  noteRequestSize(size: { contextWindow: number; tokens: number }): void {
+    this.noted = { step: this.step, ...size };
   }
 
   recordModelCall(call: CompactionModelCall): void {

@@ -124,8 +124,8 @@ describe('agent.send()', () => {
   });
 
   it('reports the finish reason of the last reply', async () => {
-    const agent = createAgent({ provider: mockModel([{ text: 'cut', finishReason: 'length' }]) });
-    expect((await agent.send('hi')).finishReason).toBe('length');
+    const agent = createAgent({ provider: mockModel([{ text: 'withheld', finishReason: 'content-filter' }]) });
+    expect((await agent.send('hi')).finishReason).toBe('content-filter');
   });
 
   it('counts steps as the model calls of the run and the text as the last assistant text', async () => {

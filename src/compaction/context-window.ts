@@ -1,4 +1,4 @@
-import { getModelInfo } from '../models/registry.js';
+import { getModelInfo, getRegisteredModelInfo } from '../models/registry.js';
 import { FALLBACK_CONTEXT_WINDOW } from './options.js';
 import { pickContextWindow, type WindowSource } from './trigger.js';
 
@@ -13,9 +13,10 @@ export function onceWarner(): (key: string, message: string) => void {
 }
 
 /**
- * The context window for `model`: the feature's own setting, else the model registry,
- * else what the serving provider reports (a local server's loaded context length), else
- * 128,000 with a one-time warning naming the model and the setting to use.
+ * The context window for `model`: the feature's own setting, else a model added with
+ * registerModel(), else what the serving provider reports (a local server's loaded
+ * context length), else the built-in model table, else 128,000 with a one-time warning
+ * naming the model and the setting to use.
  */
 export async function resolveContextWindow(options: {
   option: number | undefined;
@@ -25,9 +26,12 @@ export async function resolveContextWindow(options: {
   /** The feature's name and its setting, for the warning: e.g. ['Compaction', 'compaction.contextWindow']. */
   feature: [name: string, setting: string];
 }): Promise<{ contextWindow: number; source: WindowSource }> {
-  const registry = options.option === undefined ? getModelInfo(options.model)?.contextWindow : undefined;
-  const provider = options.option === undefined && registry === undefined ? await options.providerWindow() : undefined;
-  const picked = pickContextWindow({ option: options.option, registry, provider }, FALLBACK_CONTEXT_WINDOW);
+  // The user's settings win, then what the serving local server reports, then the built-in table.
+  const registered = options.option === undefined ? getRegisteredModelInfo(options.model)?.contextWindow : undefined;
+  const provider =
+    options.option === undefined && registered === undefined ? await options.providerWindow() : undefined;
+  const registry = registered ?? getModelInfo(options.model)?.contextWindow;
+  const picked = pickContextWindow({ option: options.option, registered, provider, registry }, FALLBACK_CONTEXT_WINDOW);
   if (picked.source === 'fallback') {
     const [name, setting] = options.feature;
     options.warn(

@@ -4,16 +4,15 @@ import type { AssistantMessage, Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
 import { isLLMProvider } from '../providers/resolve-provider.js';
 import type { JSONSchema, LLMProvider, ModelRequest, ModelResponse, ToolDefinition } from '../providers/types.js';
-import { callModel } from './call-model.js';
 import { EventQueue } from './event-queue.js';
 import type { AgentEvent, AgentEventListener } from './events.js';
 import { HookRegistry } from './hooks.js';
 import { type AgentLimits, checkLimits, reachedLimit } from './limits.js';
+import { callWithRecovery } from './recover-call.js';
 import type { AgentResult } from './result.js';
 import { RunState } from './run-state.js';
 import { runToolCalls } from './run-tools.js';
 import { ToolRegistry } from './tool-registry.js';
-import { addCall } from './usage.js';
 
 /** What the executor needs of an agent: its instructions and settings (an Agent from createAgent() fits). */
 export interface AgentDefinition {
@@ -188,14 +187,7 @@ export async function executeRun(
       }
       if (isAborted(params.abortSignal)) throw abortError();
       checkBudget(state, limits); // a summarizer's call counts too
-      const response = await callModel(params.provider, request, emit, { runId, step });
-      addCall(state.usage, {
-        provider: params.provider.provider,
-        model: response.modelId ?? params.provider.modelId,
-        purpose: 'generate',
-        step,
-        usage: response.usage,
-      });
+      const response = await callWithRecovery({ provider: params.provider, request, run: state, hooks, emit });
       for (const hook of hooks.list()) {
         const post = hook.postGenerate;
         if (post !== undefined) {

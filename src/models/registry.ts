@@ -92,6 +92,12 @@ export function getModelInfo(model: string): ModelInfo | undefined {
   return undefined;
 }
 
+/** Like getModelInfo(), but only models added with registerModel(): the user's own settings. */
+export function getRegisteredModelInfo(model: string): ModelInfo | undefined {
+  const info = getModelInfo(model);
+  return info !== undefined && [...registered.values()].includes(info) ? info : undefined;
+}
+
 function isLocal(provider: string): boolean {
   return provider === 'ollama' || provider === 'lmstudio';
 }

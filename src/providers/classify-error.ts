@@ -95,7 +95,7 @@ function parseOverflow(text: string): { limit?: number; requested?: number } | u
 
 /** The index of the message a media error names ("messages.3.content.1.image..."), when it does. */
 function mediaMessageIndex(text: string): number | undefined {
-  const match = /messages\.(\d+)\.content/.exec(text) ?? /messages\[(\d+)\]/.exec(text);
+  const match = /messages\.\[?(\d+)\]?\.content/.exec(text) ?? /messages\[(\d+)\]/.exec(text);
   return match === null ? undefined : Number(match[1]);
 }
 
@@ -163,7 +163,8 @@ export function classifyProviderError(failure: ProviderFailure): LoushoError {
       );
     }
     if (media) {
-      const index = mediaMessageIndex(text);
+      const param = (failure.body as { error?: { param?: unknown } } | undefined)?.error?.param;
+      const index = mediaMessageIndex(typeof param === 'string' ? `${text} ${param}` : text);
       return new LoushoError('LOUSHO_MEDIA_TOO_LARGE', `${where} rejected an image or file as too large: ${text}`, {
         ...base,
         details: { ...base.details, ...(index === undefined ? {} : { messageIndex: index }) },

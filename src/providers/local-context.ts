@@ -20,10 +20,12 @@ const positive = (value: unknown): number | undefined =>
 /** OLLAMA_HOST as a URL: adds http:// and the default port, and turns 0.0.0.0 into 127.0.0.1. */
 export function ollamaOrigin(host = process.env.OLLAMA_HOST): string {
   let value = (host ?? '').trim() || 'http://127.0.0.1:11434';
-  if (!/^https?:\/\//i.test(value)) value = `http://${value}`;
+  const schemeGiven = /^https?:\/\//i.test(value);
+  if (!schemeGiven) value = `http://${value}`;
   const url = new URL(value);
   if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
-  if (url.port === '' && !/:\d+$/.test(value.replace(/\/+$/, ''))) url.port = '11434';
+  // Like Ollama's own clients: a bare host gets 11434; a URL with a scheme keeps that scheme's port.
+  if (url.port === '' && !schemeGiven) url.port = '11434';
   return url.origin;
 }
 

@@ -75,13 +75,15 @@ function mapError(
   const e = error as { name?: string; status?: unknown; headers?: Headers; error?: unknown; message?: string };
   if (e?.name === 'APIUserAbortError' || e?.name === 'AbortError') return aborted();
   const status = typeof e?.status === 'number' ? e.status : undefined;
-  const isApiError = typeof e === 'object' && e !== null && 'error' in e && e.name !== 'APIConnectionError';
+  // The client's errors all have name 'Error': an APIError carries the body's `error`, a
+  // connection error carries neither a status nor a body.
+  const body = e?.error !== undefined ? { error: e.error } : status !== undefined ? e?.message : undefined;
   return classifyProviderError({
     provider: context.name,
     model: context.model,
     status,
     headers: e?.headers,
-    body: isApiError ? (e.error === undefined ? e.message : { error: e.error }) : undefined,
+    body,
     message: e?.message,
     apiKeyEnv: context.apiKeyEnv,
     cause: error,
@@ -179,7 +181,7 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
         ...(options.streamUsage === false ? {} : { stream_options: { include_usage: true } }),
       };
       const calls = new Map<number, { id?: string; name: string; args: string }>();
-      let finishReason: FinishReason = 'other';
+      let finishReason: FinishReason | undefined;
       let usage: Usage = { inputTokens: undefined, outputTokens: undefined, cachedInputTokens: undefined };
       let model: string | undefined;
       try {
@@ -205,6 +207,17 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
         }
       } catch (error) {
         throw mapError(error, context(request.abortSignal));
+      }
+      // The client ends the iteration quietly on an abort, and a server may close early.
+      if (request.abortSignal?.aborted === true) throw aborted();
+      if (finishReason === undefined) {
+        throw new LoushoError(
+          'LOUSHO_PROVIDER_ERROR',
+          `The stream of ${name}/${modelId} ended before the reply finished (no finish_reason).`,
+          {
+            isRetryable: true,
+          },
+        );
       }
       for (const [index, call] of [...calls.entries()].sort((a, b) => a[0] - b[0])) {
         yield {

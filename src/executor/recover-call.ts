@@ -1,0 +1,194 @@
+import { TranscriptCounter } from '../compaction/transcript-counter.js';
+import {
+  CONTINUE_PROMPT,
+  largerOutputLimit,
+  overflowTarget,
+  RECOVERY_LIMITS,
+  recoveryFor,
+  statedLimit,
+  statedRequest,
+  stitchText,
+} from '../core/recovery.js';
+import {
+  estimateTokens,
+  outputSchemaTokens,
+  REQUEST_FRAMING_TOKENS,
+  tokenProfile,
+  toolDefinitionTokens,
+} from '../models/estimate-tokens.js';
+import { getModelInfo, getRegisteredModelInfo } from '../models/registry.js';
+import type { LLMProvider, ModelRequest, ModelResponse, Usage } from '../providers/types.js';
+import { callModel } from './call-model.js';
+import type { AgentEvent, RecoveryEvent } from './events.js';
+import { type FitContext, fitRequest, replaceRejectedMedia } from './fit-request.js';
+import type { HookRegistry } from './hooks.js';
+import type { RunState } from './run-state.js';
+import { addCall } from './usage.js';
+
+export interface RecoverCallOptions {
+  provider: LLMProvider;
+  request: ModelRequest;
+  run: RunState;
+  hooks: HookRegistry;
+  emit: ((event: AgentEvent) => void) | undefined;
+}
+
+const counters = new WeakMap<RunState, TranscriptCounter>();
+
+/** The request's size: what a hook noted at this step, else an incremental count. */
+function requestSize(run: RunState, request: ModelRequest): number {
+  if (run.noted !== undefined && run.noted.step === run.step) return run.noted.tokens;
+  let counter = counters.get(run);
+  if (counter === undefined) {
+    counter = new TranscriptCounter();
+    counters.set(run, counter);
+  }
+  const profile = tokenProfile(request.model);
+  return (
+    REQUEST_FRAMING_TOKENS +
+    toolDefinitionTokens(request.tools, profile) +
+    outputSchemaTokens(request.outputSchema, profile) +
+    counter.count(request.messages, profile)
+  );
+}
+
+/** The window to check a request against before sending it, when one is known. */
+async function knownWindow(run: RunState, request: ModelRequest): Promise<number | undefined> {
+  if (run.learnedContextWindow !== undefined) return run.learnedContextWindow;
+  if (run.noted !== undefined && run.noted.step === run.step) return run.noted.contextWindow;
+  return (
+    getRegisteredModelInfo(request.model)?.contextWindow ??
+    (await run.providerContextWindow()) ??
+    getModelInfo(request.model)?.contextWindow
+  );
+}
+
+const addUsage = (a: Usage, b: Usage): Usage => ({
+  inputTokens:
+    a.inputTokens === undefined && b.inputTokens === undefined
+      ? undefined
+      : (a.inputTokens ?? 0) + (b.inputTokens ?? 0),
+  outputTokens:
+    a.outputTokens === undefined && b.outputTokens === undefined
+      ? undefined
+      : (a.outputTokens ?? 0) + (b.outputTokens ?? 0),
+  cachedInputTokens:
+    a.cachedInputTokens === undefined && b.cachedInputTokens === undefined
+      ? undefined
+      : (a.cachedInputTokens ?? 0) + (b.cachedInputTokens ?? 0),
+});
+
+/**
+ * One model call of a step, with the recoveries no provider SDK does for you, each
+ * bounded and reported as a `recovery.done` event:
+ *
+ * - before sending, a request over the window is brought down to it (compact harder,
+ *   then cut the newest turn's results); one that still cannot fit is never sent;
+ * - a request rejected as too long is compacted harder and retried, and a window the
+ *   error states is used for the rest of the run;
+ * - an image rejected as too large is replaced by a marker naming it, and the call retried;
+ * - a reply cut at the output limit is retried with a larger limit where the model
+ *   allows (when a tool call's arguments were cut), else continued and stitched.
+ */
+export async function callWithRecovery(options: RecoverCallOptions): Promise<ModelResponse> {
+  const { provider, request, run, emit } = options;
+  const where = { runId: run.runId, step: run.step };
+  const attempts = { overflow: 0, media: 0, length: 0 };
+  const report = (kind: RecoveryEvent['kind'], action: string, attempt = 1) =>
+    emit?.({ type: 'recovery.done', runId: run.runId, step: run.step, kind, action, attempt });
+  const fit: FitContext = { ...options, report: (kind, action) => report(kind, action) };
+
+  const window = await knownWindow(run, request);
+  if (window !== undefined) {
+    const budget = window - (request.maxTokens ?? 0);
+    if (requestSize(run, request) > budget) await fitRequest(fit, budget, 'preflight');
+  }
+
+  const record = (response: ModelResponse) =>
+    addCall(run.usage, {
+      provider: provider.provider,
+      model: response.modelId ?? provider.modelId,
+      purpose: 'generate',
+      step: run.step,
+      usage: response.usage,
+    });
+
+  for (;;) {
+    let response: ModelResponse;
+    try {
+      response = await callModel(provider, request, emit, where);
+    } catch (error) {
+      const kind = recoveryFor(error);
+      if (kind === 'context-overflow' && attempts.overflow < RECOVERY_LIMITS.contextOverflow) {
+        attempts.overflow++;
+        const limit = statedLimit(error);
+        if (limit !== undefined) run.learnedContextWindow = Math.min(run.learnedContextWindow ?? limit, limit);
+        const estimate = Math.max(statedRequest(error) ?? 0, estimateTokens(request));
+        const target = overflowTarget({ limit: run.learnedContextWindow, estimate, attempt: attempts.overflow });
+        await fitRequest(fit, Math.min(target, estimate - 1), 'context-overflow');
+        report(
+          'context-overflow',
+          `the provider rejected ${estimate} tokens${limit === undefined ? '' : ` (its window is ${limit})`}; compacted to ${estimateTokens(request)} and retried`,
+          attempts.overflow,
+        );
+        continue;
+      }
+      if (kind === 'media-too-large' && attempts.media < RECOVERY_LIMITS.mediaTooLarge) {
+        attempts.media++;
+        const replaced = replaceRejectedMedia(request.messages, error);
+        if (replaced === undefined) throw error;
+        report('media-too-large', `replaced ${replaced} with a marker and retried`, attempts.media);
+        continue;
+      }
+      throw error;
+    }
+    record(response);
+    if (response.finishReason !== 'length' || attempts.length >= RECOVERY_LIMITS.outputTruncated) return response;
+    attempts.length++;
+    const cutCalls = response.toolCalls.filter((c) => typeof c.arguments === 'string');
+    const larger =
+      cutCalls.length > 0
+        ? largerOutputLimit(request.maxTokens, getModelInfo(request.model)?.maxOutputTokens)
+        : undefined;
+    if (larger !== undefined) {
+      request.maxTokens = larger;
+      report(
+        'output-truncated',
+        `a tool call's arguments were cut at the output limit; retried with maxTokens ${larger}`,
+        attempts.length,
+      );
+      continue;
+    }
+    let stitched = response;
+    while (stitched.finishReason === 'length' && attempts.length <= RECOVERY_LIMITS.outputTruncated) {
+      const continuation = await callModel(
+        provider,
+        {
+          ...request,
+          messages: [
+            ...request.messages,
+            { role: 'assistant', content: stitched.text },
+            { role: 'user', content: CONTINUE_PROMPT },
+          ],
+        },
+        emit,
+        where,
+      );
+      record(continuation);
+      report(
+        'output-truncated',
+        'the reply was cut at the output limit; asked the model to continue and stitched the parts',
+        attempts.length,
+      );
+      stitched = {
+        text: stitchText(stitched.text, continuation.text),
+        toolCalls: [...stitched.toolCalls.filter((c) => typeof c.arguments !== 'string'), ...continuation.toolCalls],
+        finishReason: continuation.finishReason,
+        usage: addUsage(stitched.usage, continuation.usage),
+        ...(continuation.modelId === undefined ? {} : { modelId: continuation.modelId }),
+      };
+      attempts.length++;
+    }
+    return stitched;
+  }
+}

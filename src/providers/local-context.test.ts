@@ -614,8 +614,7 @@ describe('a local model the built-in table also knows', () => {
           arch: 'gpt-oss',
           max_context_length: 131_072,
         });
-      if (request.method === 'POST' && request.path === '/v1/chat/completions')
-        return completions(request, response);
+      if (request.method === 'POST' && request.path === '/v1/chat/completions') return completions(request, response);
       return sendJson(response, 404, { error: 'Model not found' });
     });
     const outcome = await runAgent(createLMStudio({ baseURL: `${server.url}/v1` })(model), true).then(

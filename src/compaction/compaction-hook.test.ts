@@ -198,13 +198,15 @@ function isMarkerMessage(message: Message): boolean {
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 
 /**
- * The "folding" run used by the summary tests, on a 4,000-token window (threshold 3,600):
+ * The "folding" run used by the summary tests, with a threshold of 3,600 tokens (45% of an
+ * 8,000-token window, so that no request of the run is ever above the window itself):
  * a task statement of ~2,200 tokens that only a summary can shrink, a first small file
  * (~300 tokens) and then large files (~1,800 tokens) one a step. Steps 1 and 2 are under
  * the threshold; from step 3 on the request is over it even after pruning, so a
  * two-phase strategy calls its summarizer; a short summary gets it well under.
  */
-const FOLD_WINDOW = 4_000;
+const FOLD_WINDOW = 8_000;
+const FOLD_PERCENT = 0.45;
 const FOLD_THRESHOLD = 3_600;
 const FOLD_TASK = `Task: review these notes and the files.\n${prose(1, 9_500)}`;
 
@@ -221,6 +223,7 @@ function foldingAgent(options: {
     (options.summarizer === undefined ? undefined : twoPhaseStrategy({ model: options.summarizer }));
   const hook: CompactionHookOptions = {
     contextWindow: FOLD_WINDOW,
+    thresholdPercent: FOLD_PERCENT,
     protectedTokens: 100,
     ...(strategy === undefined ? {} : { strategy }),
     ...(options.onCompaction === undefined ? {} : { onCompaction: options.onCompaction }),
@@ -296,7 +299,8 @@ describe('createCompactionHook() in a run', () => {
   });
 
   it("adds what the provider's reported prompt tokens exceeded the estimate by to the run's next estimate, never lowering it and never across runs", async () => {
-    // The model reads one large file (the step-2 request is ~4,000 tokens, over the 3,600 threshold), then answers.
+    // The model reads one large file (the step-2 request is ~4,000 tokens, over the 3,600 threshold), then
+    // answers. The 12,000-token window leaves headroom: no request of these runs is above the window.
     const agentReporting = (delta: number) => {
       const seen = probe();
       const model = mockModel((request) => {
@@ -308,7 +312,7 @@ describe('createCompactionHook() in a run', () => {
       const agent = createAgent({
         provider: model,
         tools: [readTool(17_000)],
-        hooks: [seen.hook, createCompactionHook({ contextWindow: 4_000 })],
+        hooks: [seen.hook, createCompactionHook({ contextWindow: 12_000, thresholdPercent: 0.3 })],
       });
       return { agent, seen };
     };
@@ -577,7 +581,7 @@ describe('createCompactionHook() in a run', () => {
     const agent = createAgent({
       provider: mockModel(plan),
       tools: [noteTool, readTool(8_000)],
-      hooks: [createCompactionHook({ contextWindow: 3_000, protectedTokens: 0, onCompaction })],
+      hooks: [createCompactionHook({ contextWindow: 9_000, thresholdPercent: 0.3, protectedTokens: 0, onCompaction })],
     });
     const { events, result } = await collect(agent.stream(`Review: ${prose(7, 13_000)}`));
     expect(result.text).toBe('done');
@@ -690,7 +694,7 @@ describe('createCompactionHook() in a run', () => {
     const quiet = vi.fn();
     const still = createAgent({
       provider: mockModel(['ok']),
-      hooks: [createCompactionHook({ contextWindow: 1_000, onCompaction: quiet })],
+      hooks: [createCompactionHook({ contextWindow: 4_000, thresholdPercent: 0.225, onCompaction: quiet })],
     });
     const stillRun = await collect(still.stream(`Review: ${prose(10, 6_000)}`));
     expect(donesOf(stillRun.events).map((d) => d.unchanged)).toEqual([true]);
@@ -789,7 +793,15 @@ describe('createCompactionHook() in a run', () => {
       const agent = createAgent({
         provider: mockModel(readsThenDone(2)),
         tools: [readTool(4_300)],
-        hooks: [createCompactionHook({ contextWindow: 2_000, protectedTokens: 0, strategy, onCompaction })],
+        hooks: [
+          createCompactionHook({
+            contextWindow: 8_000,
+            thresholdPercent: 0.225,
+            protectedTokens: 0,
+            strategy,
+            onCompaction,
+          }),
+        ],
       });
       const task = `Review: ${prose(11, 9_000)}`;
       const { events, result } = await collect(agent.stream(task));
@@ -897,7 +909,7 @@ describe('createCompactionHook() in a run', () => {
         provider: mockModel(readsThenDone(3)),
         instructions: 'You are a careful reviewer.',
         tools: [readTool((call) => (call === 0 ? 1_300 : 7_700))],
-        compaction: { contextWindow: FOLD_WINDOW, protectedTokens: 100, summarizer },
+        compaction: { contextWindow: FOLD_WINDOW, thresholdPercent: FOLD_PERCENT, protectedTokens: 100, summarizer },
       });
       const { events, result } = await collect(agent.stream(FOLD_TASK));
       expect(result.text).toBe('done');
@@ -946,7 +958,7 @@ describe('createCompactionHook() in a run', () => {
       const agent = createAgent({
         provider: main.model,
         hooks: [injector],
-        compaction: { contextWindow: 1_000, strategy: watched },
+        compaction: { contextWindow: 4_000, thresholdPercent: 0.225, strategy: watched },
       });
       expect(agent.hooks.list().map((h) => h.name)).toEqual(['inject-context', 'compaction']);
       const { events } = await collect(agent.stream('Hello.'));
@@ -972,7 +984,7 @@ describe('createCompactionHook() in a run', () => {
         provider: main.model,
         tools: [readTool(200)],
         hooks: [enricher],
-        compaction: { contextWindow: 1_000 },
+        compaction: { contextWindow: 4_000, thresholdPercent: 0.225 },
       });
       const { events } = await collect(agent.stream('Review the repository.'));
       // The step-2 request, with the hook's addition, is over the 900-token threshold...

@@ -587,7 +587,7 @@ describe('hooks', () => {
           type: 'recovery.done',
           runId: run.runId,
           step: run.step,
-          kind: 'server-error',
+          kind: 'output-truncated',
           action: 'x',
           attempt: 1,
         });

@@ -133,7 +133,12 @@ function compactorRun(summarizer?: LLMSummarizer<Message>) {
     tools: [readTool(sizes)],
     hooks: [
       createCompactionHook({
-        strategy: compactorStrategy({ tailMessages: 2, ...(summarizer === undefined ? {} : { summarizer }) }),
+        // targetPercent 1: compact to the threshold itself, so each stage shows on its own step.
+        strategy: compactorStrategy({
+          tailMessages: 2,
+          targetPercent: 1,
+          ...(summarizer === undefined ? {} : { summarizer }),
+        }),
         contextWindow: 8_000,
         thresholdPercent: 0.5,
         onCompaction: (info) => infos.push(info),
@@ -188,6 +193,27 @@ describe('compactorStrategy() inside createCompactionHook on a scripted run', ()
         if (m.role === 'assistant') for (const c of m.toolCalls ?? []) expect(hasResultOf(request, c.id)).toBe(true);
       }
     }
+  });
+
+  it('by default compacts well under the threshold (60% of it), so the next compaction is steps away', async () => {
+    const sizes = [6_400, 300, 300, 6_400, 6_400, 6_400, 6_400];
+    const main = reader(sizes.length);
+    const agent = createAgent({
+      provider: main.model,
+      instructions: 'You are a careful reviewer.',
+      tools: [readTool(sizes)],
+      hooks: [
+        createCompactionHook({
+          strategy: compactorStrategy({ tailMessages: 2 }),
+          contextWindow: 8_000,
+          thresholdPercent: 0.5,
+        }),
+      ],
+    });
+    const { events } = await collect(agent.stream('Review the files.'));
+    const done = dones(events).filter((e) => e.unchanged !== true);
+    expect(done.length).toBeGreaterThan(0);
+    for (const e of done) expect(e.tokensAfter).toBeLessThanOrEqual(Math.ceil(4_000 * 0.6) + 1_000);
   });
 
   it('reports strategy compactor on compaction.start and compaction.done', async () => {

@@ -8,10 +8,17 @@ import { summaryMessage } from './summarize.js';
 import { type CompactionStrategy, messageCounter } from './types.js';
 
 export const COMPACTOR_STRATEGY_NAME = 'compactor';
+const DEFAULT_TARGET_PERCENT = 0.6;
 
 export interface CompactorStrategyOptions {
   /** The newest messages never drained or summarized. Default 4. */
   tailMessages?: number;
+  /**
+   * The share of the hook's threshold to compact down to. Default 0.6: getting well under the
+   * threshold in one batch means the next compaction is many steps away, so the prompt cache
+   * keeps serving the transcript in between (a compaction rewrites it).
+   */
+  targetPercent?: number;
   /** Writes the summary of stage 2: a TruncatingSummarizer (default) or an LLMSummarizer. */
   summarizer?: Summarizer<Message>;
 }
@@ -25,13 +32,14 @@ export function messageAdapter(countTokens: (message: Message) => number): Messa
     callIds: MESSAGE_TURN_ACCESS.callIds,
     resultId: MESSAGE_TURN_ACCESS.resultId,
     isProtected: (m) => m.role === 'system' || isPinned(m),
+    isSummary: (m) => m.metadata?.summary === true,
   };
 }
 
 /**
  * The core Compactor (drain the oldest turns, then summarize the rest of the head, the
- * newest `tailMessages` untouched) as a strategy of the compaction hook. Its budget is the
- * hook's: it acts above the hook's threshold and aims to get under it.
+ * newest `tailMessages` untouched) as a strategy of the compaction hook. The hook calls it
+ * above its threshold; it compacts down to `targetPercent` (60%) of that threshold.
  *
  * @example
  * createCompactionHook({ strategy: compactorStrategy({ summarizer: new LLMSummarizer({ model: 'openai/gpt-4o-mini' }) }) });
@@ -40,9 +48,15 @@ export function compactorStrategy(options: CompactorStrategyOptions = {}): Compa
   return {
     name: COMPACTOR_STRATEGY_NAME,
     async compact(input) {
+      const tokensBefore = input.estimateTokens(input.messages);
+      // Like the Compactor itself: nothing to do at or below the threshold.
+      if (tokensBefore <= input.thresholdTokens) {
+        return { messages: input.messages, tokensBefore, tokensAfter: tokensBefore, prunedToolCallIds: [] };
+      }
       const fixed = input.estimateTokens([]);
       const budgetTokens = Math.max(1, input.contextWindow - fixed);
-      const softThreshold = Math.min(1, Math.max(0.01, (input.thresholdTokens - fixed) / budgetTokens));
+      const target = input.thresholdTokens * (options.targetPercent ?? DEFAULT_TARGET_PERCENT);
+      const softThreshold = Math.min(1, Math.max(0.01, (target - fixed) / budgetTokens));
       const compactor = new Compactor<Message>({
         adapter: messageAdapter(messageCounter(input)),
         budgetTokens,

@@ -19,6 +19,11 @@ export interface MessageAdapter<M> {
   resultId?(message: M): string | undefined;
   /** Messages never drained or summarized (a system prompt, pinned messages). */
   isProtected?(message: M): boolean;
+  /**
+   * True for a summary this Compactor wrote earlier. Stage 1 never drains a summary (it is
+   * the compressed memory of what came before); stage 2 folds it into the next summary.
+   */
+  isSummary?(message: M): boolean;
 }
 
 export interface CompactorOptions<M> {
@@ -135,11 +140,14 @@ export class Compactor<M> {
     const isProtected = (i: number) => adapter.isProtected?.(messages[i] as M) === true;
     const headTurns = turns.filter((t) => t.end <= tailStart && !rangeHas(t, isProtected));
 
-    // Stage 1: drain whole turns from the oldest end, at most half of the head.
-    const maxDrain = Math.floor(tailStart / 2);
+    // Stage 1: drain whole turns from the oldest end, at most half of what could be drained
+    // (protected messages and earlier summaries are not), so stage 2 always has something left.
+    const isSummary = (i: number) => adapter.isSummary?.(messages[i] as M) === true;
+    const drainable = headTurns.filter((t) => !rangeHas(t, isSummary));
+    const maxDrain = Math.floor(drainable.reduce((n, t) => n + t.end - t.start, 0) / 2);
     const dropped = new Set<number>();
     let used = tokensBefore;
-    for (const turn of headTurns) {
+    for (const turn of drainable) {
       if (dropped.size + (turn.end - turn.start) > maxDrain) break;
       for (let i = turn.start; i < turn.end; i++) {
         dropped.add(i);

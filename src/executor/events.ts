@@ -42,14 +42,13 @@ export interface RecoveryEvent {
   type: 'recovery.done';
   runId: string;
   step: number;
-  /** What went wrong. */
-  kind:
-    | 'context-overflow'
-    | 'media-too-large'
-    | 'output-truncated'
-    | 'oversized-results'
-    | 'rate-limited'
-    | 'server-error';
+  /**
+   * What went wrong: the provider rejected the request as too long ('context-overflow'), it
+   * would not fit before sending ('oversized-request'), the newest turn's results had to be
+   * cut ('oversized-results'), an image was rejected ('media-too-large'), or the reply was cut
+   * at the output limit ('output-truncated').
+   */
+  kind: 'context-overflow' | 'oversized-request' | 'oversized-results' | 'media-too-large' | 'output-truncated';
   /** What the run did about it, in words. */
   action: string;
   attempt: number;

@@ -22,8 +22,18 @@ export interface FitContext {
   run: RunState;
   hooks: HookRegistry;
   emit: ((event: AgentEvent) => void) | undefined;
-  /** Reports one recovery step. */
-  report(kind: 'context-overflow' | 'oversized-results', action: string): void;
+}
+
+/** One thing fitRequest() did, for the recovery event. */
+export interface FitAction {
+  kind: 'oversized-request' | 'oversized-results';
+  action: string;
+}
+
+/** One thing fitRequest() did, for the recovery event. */
+export interface FitAction {
+  kind: 'oversized-request' | 'oversized-results';
+  action: string;
 }
 
 /** Replaces the transcript's content with `next`, in place. */
@@ -91,28 +101,36 @@ function cutNewestResults(request: ModelRequest, targetTokens: number): number {
  * Gets the request down to `targetTokens`, in this order, stopping as soon as it fits:
  * the hooks' recover() (the compaction hook compacts harder), a compaction without a
  * model call, then cutting the newest turn's own results. Throws LOUSHO_CONTEXT_OVERFLOW
- * when even that is not enough: such a request is never sent.
+ * when even that is not enough: such a request is never sent. Resolves to what it did.
  */
 export async function fitRequest(
   ctx: FitContext,
   targetTokens: number,
   reason: 'context-overflow' | 'preflight',
-): Promise<void> {
+): Promise<FitAction[]> {
   const { request, run, hooks, emit } = ctx;
   const size = () => estimateTokens(request);
-  if (size() <= targetTokens) return;
+  const actions: FitAction[] = [];
+  const before = size();
+  if (before <= targetTokens) return actions;
   for (const hook of hooks.list()) {
     if (hook.recover === undefined) continue;
     await hook.recover({ request, run, reason, targetTokens, ...(emit === undefined ? {} : { emit }) });
-    if (size() <= targetTokens) return;
+    if (size() <= targetTokens) break;
   }
-  const before = size();
-  await emergencyCompact(ctx, targetTokens);
-  if (size() < before) ctx.report('context-overflow', `compacted the transcript from ${before} to ${size()} tokens`);
-  if (size() <= targetTokens) return;
+  if (size() > targetTokens) await emergencyCompact(ctx, targetTokens);
+  if (size() < before) {
+    actions.push({ kind: 'oversized-request', action: `compacted the request from ${before} to ${size()} tokens` });
+  }
+  if (size() <= targetTokens) return actions;
   const cut = cutNewestResults(request, targetTokens);
-  if (cut > 0) ctx.report('oversized-results', `cut ${cut} result(s) of the newest turn to fit ${targetTokens} tokens`);
-  if (size() <= targetTokens) return;
+  if (cut > 0) {
+    actions.push({
+      kind: 'oversized-results',
+      action: `cut ${cut} result(s) of the newest turn to fit ${targetTokens} tokens`,
+    });
+  }
+  if (size() <= targetTokens) return actions;
   throw new LoushoError(
     'LOUSHO_CONTEXT_OVERFLOW',
     `The request does not fit: ${size()} tokens against a target of ${targetTokens}, even after compaction and cutting the newest ` +

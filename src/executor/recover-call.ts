@@ -96,12 +96,17 @@ export async function callWithRecovery(options: RecoverCallOptions): Promise<Mod
   const attempts = { overflow: 0, media: 0, length: 0 };
   const report = (kind: RecoveryEvent['kind'], action: string, attempt = 1) =>
     emit?.({ type: 'recovery.done', runId: run.runId, step: run.step, kind, action, attempt });
-  const fit: FitContext = { ...options, report: (kind, action) => report(kind, action) };
+  const fit: FitContext = options;
 
   const window = await knownWindow(run, request);
   if (window !== undefined) {
     const budget = window - (request.maxTokens ?? 0);
-    if (requestSize(run, request) > budget) await fitRequest(fit, budget, 'preflight');
+    if (requestSize(run, request) > budget) {
+      const actions = await fitRequest(fit, budget, 'preflight');
+      // One event per recovery; cutting the newest results is its kind when it happened.
+      const last = actions.at(-1);
+      if (last !== undefined) report(last.kind, `${actions.map((a) => a.action).join('; ')} before sending`);
+    }
   }
 
   const record = (response: ModelResponse) =>
@@ -125,10 +130,11 @@ export async function callWithRecovery(options: RecoverCallOptions): Promise<Mod
         if (limit !== undefined) run.learnedContextWindow = Math.min(run.learnedContextWindow ?? limit, limit);
         const estimate = Math.max(statedRequest(error) ?? 0, estimateTokens(request));
         const target = overflowTarget({ limit: run.learnedContextWindow, estimate, attempt: attempts.overflow });
-        await fitRequest(fit, Math.min(target, estimate - 1), 'context-overflow');
+        const actions = await fitRequest(fit, Math.min(target, estimate - 1), 'context-overflow');
+        const cut = actions.some((a) => a.kind === 'oversized-results') ? ', cutting the newest results' : '';
         report(
           'context-overflow',
-          `the provider rejected ${estimate} tokens${limit === undefined ? '' : ` (its window is ${limit})`}; compacted to ${estimateTokens(request)} and retried`,
+          `the provider rejected ${estimate} tokens${limit === undefined ? '' : ` (its window is ${limit})`}; compacted to ${estimateTokens(request)}${cut} and retried`,
           attempts.overflow,
         );
         continue;

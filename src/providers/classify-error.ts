@@ -66,7 +66,10 @@ export function retryAfterMs(headers: ProviderFailure['headers'], text: string):
 const OVERFLOW = [
   /maximum context length is (?<limit>\d+) tokens[\s\S]*?(?:resulted in|requested about|requested|you requested) (?<requested>\d+) tokens/i,
   /prompt is too long: (?<requested>\d+) tokens > (?<limit>\d+) maximum/i,
-  /input length \((?<requested>\d+)\) exceeds (?:the )?(?:maximum )?context length \((?<limit>\d+)\)/i,
+  /input length \((?<requested>\d+)(?: tokens)?\) exceeds (?:the )?(?:maximum )?context length \((?<limit>\d+)(?: tokens)?\)/i,
+  /request \((?<requested>\d+) tokens\) exceeds the available context size \((?<limit>\d+) tokens\)/i,
+  /exceed_context_size_error/i,
+  /input length exceeds the (?:maximum )?context length/i,
   /(?<requested>\d+) tokens? (?:exceeds|is greater than) the (?:model's )?(?:maximum )?context length of (?<limit>\d+)/i,
   /context length of only (?<limit>\d+) tokens/i,
   /context[_ ]length[_ ]exceeded/i,
@@ -149,9 +152,16 @@ export function classifyProviderError(failure: ProviderFailure): LoushoError {
       },
     });
   }
+  const media = MEDIA.some((p) => p.test(text));
+  const overflow = media ? undefined : (parseOverflow(text) ?? (code === 'context_length_exceeded' ? {} : undefined));
+  // Some servers (Ollama's /v1) answer an overflow with a 500: the text decides.
+  if (status >= 500 && overflow !== undefined) {
+    return new LoushoError('LOUSHO_CONTEXT_OVERFLOW', `The request is longer than ${where}'s context window: ${text}`, {
+      ...base,
+      details: { ...base.details, ...overflow },
+    });
+  }
   if (status >= 400 && status < 500) {
-    const media = MEDIA.some((p) => p.test(text));
-    const overflow = media ? undefined : (parseOverflow(text) ?? (code === 'context_length_exceeded' ? {} : undefined));
     if (overflow !== undefined || (status === 413 && !media)) {
       return new LoushoError(
         'LOUSHO_CONTEXT_OVERFLOW',

@@ -488,6 +488,7 @@ export function renderReplaySvg(report: ReplayReport, window: number): string {
   const y = (v: number) => m.top + plotH - (v / yMax) * plotH;
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
+    `<title>${escapeXml(`Billed input tokens against identifier loss per configuration, ${int(window)}-token window`)}</title>`,
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
     `<text x="${width / 2}" y="24" text-anchor="middle" font-size="15" font-weight="bold">` +
       `${escapeXml(`Replay at a ${int(window)}-token window: cost against forgetting`)}</text>`,

@@ -10,32 +10,11 @@ import type { Message, ToolMessage } from '../messages/types.js';
 import { findPairingProblem } from '../messages/validate.js';
 import { getModelInfo } from '../models/registry.js';
 import type { ModelRequest } from '../providers/types.js';
+import { rejection, thrown } from '../test-support/errors.js';
 import { type MockReply, mockModel } from '../testing/mock-model.js';
 import { createAgent } from './create-agent.js';
 
 // ---------------------------------------------------------------- helpers
-
-/** The LoushoError a promise rejects with; fails the test when it resolves or rejects with something else. */
-async function rejection(promise: Promise<unknown>): Promise<LoushoError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (LoushoError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the promise to reject with a LoushoError');
-}
-
-/** The LoushoError a function throws. */
-function thrown(fn: () => unknown): LoushoError {
-  try {
-    fn();
-  } catch (error) {
-    if (LoushoError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a LoushoError to be thrown');
-}
 
 /** Rejects when `promise` has not settled after `ms`: turns a hang into a failure. */
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LoushoError } from '../errors/lousho-error.js';
 import { type Tool, tool } from '../executor/tool.js';
 import { ToolRegistry } from '../executor/tool-registry.js';
 import { contentText } from '../messages/content.js';
@@ -7,29 +6,10 @@ import type { Message } from '../messages/types.js';
 import { tokenProfile, toolDefinitionTokens } from '../models/estimate-tokens.js';
 import { registerModel, resetModelRegistry } from '../models/registry.js';
 import type { ModelRequest } from '../providers/types.js';
+import { rejection, thrown } from '../test-support/errors.js';
 import { type MockReply, mockModel } from '../testing/mock-model.js';
 import { createAgent } from './create-agent.js';
 import { checkToolSearch, rankTools, SEARCH_TOOL_NAME } from './tool-search.js';
-
-async function rejection(promise: Promise<unknown>): Promise<LoushoError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (LoushoError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the promise to reject with a LoushoError');
-}
-
-function thrown(fn: () => unknown): LoushoError {
-  try {
-    fn();
-  } catch (error) {
-    if (LoushoError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a LoushoError to be thrown');
-}
 
 /** A mockModel script that records, for each request, the tool names and a copy of the messages. */
 function recording(answer: (request: ModelRequest, index: number) => string | MockReply) {

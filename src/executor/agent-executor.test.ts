@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../agent/create-agent.js';
-import { LoushoError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import type { LLMProvider } from '../providers/types.js';
+import { rejection, thrown } from '../test-support/errors.js';
 import { mockModel } from '../testing/mock-model.js';
 import { type AgentDefinition, AgentExecutor } from './agent-executor.js';
 import type { AgentEvent } from './events.js';
@@ -11,26 +11,6 @@ import { type AgentHook, HookRegistry } from './hooks.js';
 import { partialResult } from './result.js';
 import { tool } from './tool.js';
 import { ToolRegistry } from './tool-registry.js';
-
-async function rejection(promise: Promise<unknown>): Promise<LoushoError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (LoushoError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the promise to reject with a LoushoError');
-}
-
-function thrown(fn: () => unknown): LoushoError {
-  try {
-    fn();
-  } catch (error) {
-    if (LoushoError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a LoushoError to be thrown');
-}
 
 const lookup = tool({
   name: 'lookup',

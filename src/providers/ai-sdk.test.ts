@@ -15,10 +15,10 @@ import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../agent/create-agent.js';
-import { LoushoError } from '../errors/lousho-error.js';
 import type { AgentEvent } from '../executor/events.js';
 import { tool } from '../executor/tool.js';
 import type { Message } from '../messages/types.js';
+import { rejection } from '../test-support/errors.js';
 import {
   type LoopbackServer,
   type ReceivedRequest,
@@ -68,17 +68,6 @@ async function collect(parts: AsyncIterable<ModelStreamPart>): Promise<ModelStre
   const out: ModelStreamPart[] = [];
   for await (const part of parts) out.push(part);
   return out;
-}
-
-/** The LoushoError a promise rejects with; fails the test when it resolves or rejects with something else. */
-async function rejection(promise: Promise<unknown>): Promise<LoushoError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (LoushoError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the promise to reject with a LoushoError');
 }
 
 /** An AI SDK 5 (specification v2) model built by hand in the spec's own types. */

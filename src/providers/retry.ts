@@ -10,7 +10,11 @@ export interface RetryOptions {
   maxDelayMs?: number;
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/**
+ * Resolves after `ms`, or rejects with LOUSHO_ABORTED as soon as `signal` fires (at once
+ * when it already has).
+ */
+export function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     const aborted = () => new LoushoError('LOUSHO_ABORTED', 'The model call was aborted through its AbortSignal.');
     if (signal?.aborted === true) return reject(aborted());
@@ -48,7 +52,7 @@ export async function withRetries<T>(
     } catch (error) {
       const delay = retryDelay(error, n, options);
       if (delay === undefined || signal?.aborted === true) throw error;
-      await sleep(delay, signal);
+      await abortableDelay(delay, signal);
     }
   }
 }
@@ -73,7 +77,7 @@ export async function* streamWithRetries<T>(
     } catch (error) {
       const delay = yielded ? undefined : retryDelay(error, n, options);
       if (delay === undefined || signal?.aborted === true) throw error;
-      await sleep(delay, signal);
+      await abortableDelay(delay, signal);
     }
   }
 }

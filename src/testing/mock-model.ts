@@ -2,6 +2,7 @@ import { LoushoError } from '../errors/lousho-error.js';
 import type { ToolCall } from '../messages/types.js';
 import { argumentsText, estimateTokens } from '../models/estimate-tokens.js';
 import { countTextTokens } from '../models/tokenizer.js';
+import { abortableDelay } from '../providers/retry.js';
 import type {
   FinishReason,
   LLMProvider,
@@ -60,21 +61,6 @@ export interface MockModel extends LLMProvider {
 
 function abortError(): LoushoError {
   return new LoushoError('LOUSHO_ABORTED', 'The model call was aborted through its AbortSignal.');
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted === true) return reject(abortError());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /**
@@ -140,7 +126,7 @@ export function mockModel(script: readonly MockStep[] | MockStep, options: MockM
   async function answer(request: ModelRequest): Promise<ModelResponse> {
     if (request.abortSignal?.aborted === true) throw abortError();
     const reply = nextReply(request);
-    if (reply.delayMs !== undefined) await sleep(reply.delayMs, request.abortSignal);
+    if (reply.delayMs !== undefined) await abortableDelay(reply.delayMs, request.abortSignal);
     return toResponse(request, reply);
   }
 

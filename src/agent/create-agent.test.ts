@@ -847,3 +847,36 @@ describe('createAgent() configuration errors', () => {
     expect(error.code).toBe('LOUSHO_PROVIDER_NOT_FOUND');
   });
 });
+
+describe('createAgent({ summarizer })', () => {
+  it('is shorthand for compaction: { summarizer } and may point at a cheaper model than the agent', async () => {
+    const { LLMSummarizer } = await import('../core/llm-summarizer.js');
+    const { readingTranscript } = await import('../test-support/transcripts.js');
+    const cheap = mockModel(() => 'Summary of the early turns.', { modelId: 'cheap' });
+    const agent = createAgent({
+      provider: mockModel(['ok']),
+      summarizer: new LLMSummarizer({ model: cheap }),
+      compaction: { contextWindow: 40_000, thresholdPercent: 0.1, protectedTokens: 0 },
+    });
+    expect(agent.hooks.has('compaction')).toBe(true);
+    const events: AgentEvent[] = [];
+    const history = [...readingTranscript(8, 6_000), { role: 'user' as const, content: 'Go on.' }];
+    const result = await agent.send(history, { onEvent: (e) => events.push(e) });
+    const start = events.find((e) => e.type === 'compaction.start');
+    expect(start?.type === 'compaction.start' && start.strategy).toBe('two-phase');
+    expect(cheap.calls).toHaveLength(1);
+    expect(result.usage.byModel.cheap?.calls).toBe(1);
+  });
+
+  it('rejects a second summarizer, a strategy beside it, or compaction: false', () => {
+    const provider = mockModel([]);
+    expect(thrown(() => createAgent({ provider, summarizer: 'openai/gpt-4o-mini', compaction: false })).code).toBe(
+      'LOUSHO_CONFIG_INVALID',
+    );
+    expect(
+      thrown(() =>
+        createAgent({ provider, summarizer: 'openai/gpt-4o-mini', compaction: { summarizer: 'openai/gpt-4o-mini' } }),
+      ).message,
+    ).toMatch(/pass the summarizer once/);
+  });
+});

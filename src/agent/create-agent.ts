@@ -44,6 +44,12 @@ export interface CreateAgentOptions {
   hooks?: AgentHook[];
   /** true: compact with the defaults (prune above 90% of the window); an object configures it. */
   compaction?: boolean | CompactionConfig;
+  /**
+   * Shorthand for `compaction: { summarizer }`: the summarizer of old turns, typically a cheaper
+   * model than the agent's own — a "provider/model" spec, an LLMProvider, an LLMSummarizer or a
+   * TruncatingSummarizer. It turns compaction on (two-phase: prune, then summarize).
+   */
+  summarizer?: ModelSpec | Summarizer<Message>;
   limits?: AgentLimits;
   /** Receives every event of every run (send() included). */
   onEvent?: AgentEventListener;
@@ -116,6 +122,20 @@ export function compactionHookFor(compaction: unknown): AgentHook | undefined {
   return createCompactionHook(hookOptions);
 }
 
+/** Folds the top-level `summarizer` shorthand into the compaction option. */
+function withSummarizer(compaction: CreateAgentOptions['compaction'], summarizer: CreateAgentOptions['summarizer']) {
+  if (summarizer === undefined) return compaction;
+  if (compaction === false)
+    throw configError('createAgent(): summarizer turns compaction on; remove it, or remove compaction: false.');
+  const base = typeof compaction === 'object' && compaction !== null ? compaction : {};
+  if (base.summarizer !== undefined || base.strategy !== undefined) {
+    throw configError(
+      'createAgent(): pass the summarizer once, either as summarizer or inside compaction (not with compaction.strategy).',
+    );
+  }
+  return { ...base, summarizer };
+}
+
 /**
  * Creates an agent.
  *
@@ -144,7 +164,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
   const limits = checkLimits(options.limits);
   const tools = new ToolRegistry(options.tools ?? []);
   const hooks = new HookRegistry(options.hooks ?? []);
-  const compactionHook = compactionHookFor(options.compaction);
+  const compactionHook = compactionHookFor(withSummarizer(options.compaction, options.summarizer));
   if (compactionHook !== undefined) hooks.register(compactionHook);
   const search = checkToolSearch(options.toolSearch);
   const toolSearch = search === undefined ? undefined : createToolSearch(search);

@@ -133,6 +133,8 @@ describe('summarizeStrategy', () => {
         model: 'gpt-4o-mini',
         usage: { inputTokens: 900, outputTokens: 12, cachedInputTokens: undefined },
         purpose: 'compaction',
+        startTime: expect.any(Number),
+        endTime: expect.any(Number),
       },
     ]);
   });

@@ -7,6 +7,9 @@ export interface CompactionModelCall {
   model: string;
   usage: Usage;
   purpose: 'compaction';
+  /** When the call started and ended (ms since the epoch), for its trace span. */
+  startTime?: number;
+  endTime?: number;
 }
 
 /** What a strategy receives. */

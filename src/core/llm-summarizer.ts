@@ -19,6 +19,7 @@ export async function summarizeWithModel(
     onModelCall?: SummarizeContext<unknown>['onModelCall'];
   } = {},
 ): Promise<string> {
+  const startTime = Date.now();
   const response = await provider.generate({
     model: provider.modelId,
     messages: [
@@ -33,6 +34,8 @@ export async function summarizeWithModel(
     model: provider.modelId,
     usage: response.usage,
     purpose: 'compaction',
+    startTime,
+    endTime: Date.now(),
   });
   const text = response.text.trim();
   if (text === '') {

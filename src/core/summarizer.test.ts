@@ -180,6 +180,8 @@ describe('LLMSummarizer', () => {
         model: 'cheap-1',
         usage: { inputTokens: 120, outputTokens: 7, cachedInputTokens: undefined },
         purpose: 'compaction',
+        startTime: expect.any(Number),
+        endTime: expect.any(Number),
       },
     ]);
   });

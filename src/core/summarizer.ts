@@ -6,6 +6,9 @@ export interface SummarizerModelCall {
   model: string;
   usage: { inputTokens: number | undefined; outputTokens: number | undefined; cachedInputTokens: number | undefined };
   purpose: 'compaction';
+  /** When the call started and ended (ms since the epoch), for its trace span. */
+  startTime?: number;
+  endTime?: number;
 }
 
 /** What a summarizer is given besides the messages. */

@@ -4,6 +4,7 @@ import type { AssistantMessage, Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
 import { isLLMProvider } from '../providers/resolve-provider.js';
 import type { JSONSchema, LLMProvider, ModelRequest, ModelResponse, ToolDefinition } from '../providers/types.js';
+import { endRunSpan, startRunSpan } from '../telemetry/tracing.js';
 import { EventQueue } from './event-queue.js';
 import type { AgentEvent, AgentEventListener } from './events.js';
 import { HookRegistry } from './hooks.js';
@@ -158,6 +159,8 @@ export async function executeRun(
     emit,
   });
   const { runId } = state;
+  const runSpan = startRunSpan(params.agent.name);
+  state.traceContext = runSpan.context;
   const abortError = () => new LoushoError('LOUSHO_ABORTED', 'The run was aborted through its AbortSignal.');
   emit?.({ type: 'run.start', runId });
   try {
@@ -210,6 +213,7 @@ export async function executeRun(
       });
       if (response.toolCalls.length === 0) {
         const result = resultOf(state, response.finishReason);
+        endRunSpan(runSpan.span, { usage: state.usage });
         emit?.({ type: 'run.done', runId, result });
         return result;
       }
@@ -218,11 +222,13 @@ export async function executeRun(
         emit,
         runId,
         step,
+        trace: state.traceContext,
       });
       state.messages.push(...results);
     }
   } catch (error) {
     const failure = withPartial(error, state);
+    endRunSpan(runSpan.span, { usage: state.usage, error: failure });
     emit?.({ type: 'run.error', runId, error: { code: failure.code, message: failure.message } });
     throw failure;
   }

@@ -1,6 +1,8 @@
+import type { Context } from '@opentelemetry/api';
 import { LoushoError } from '../errors/lousho-error.js';
 import type { ToolCall } from '../messages/types.js';
 import type { LLMProvider, ModelRequest, ModelResponse, ModelStreamPart } from '../providers/types.js';
+import { endChatSpan, startChatSpan } from '../telemetry/tracing.js';
 import type { AgentEvent } from './events.js';
 
 /**
@@ -8,6 +10,28 @@ import type { AgentEvent } from './events.js';
  * without, it waits for the whole reply.
  */
 export async function callModel(
+  provider: LLMProvider,
+  request: ModelRequest,
+  emit: ((event: AgentEvent) => void) | undefined,
+  where: { runId: string; step: number; trace?: Context | undefined },
+): Promise<ModelResponse> {
+  const span = startChatSpan(where.trace, {
+    provider: provider.provider,
+    model: provider.modelId,
+    purpose: 'generate',
+    request,
+  });
+  try {
+    const response = await callModelOnce(provider, request, emit, where);
+    endChatSpan(span, { response });
+    return response;
+  } catch (error) {
+    endChatSpan(span, { error });
+    throw error;
+  }
+}
+
+async function callModelOnce(
   provider: LLMProvider,
   request: ModelRequest,
   emit: ((event: AgentEvent) => void) | undefined,

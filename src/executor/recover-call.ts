@@ -92,7 +92,7 @@ const addUsage = (a: Usage, b: Usage): Usage => ({
  */
 export async function callWithRecovery(options: RecoverCallOptions): Promise<ModelResponse> {
   const { provider, request, run, emit } = options;
-  const where = { runId: run.runId, step: run.step };
+  const where = { runId: run.runId, step: run.step, trace: run.traceContext };
   const attempts = { overflow: 0, media: 0, length: 0 };
   const report = (kind: RecoveryEvent['kind'], action: string, attempt = 1) =>
     emit?.({ type: 'recovery.done', runId: run.runId, step: run.step, kind, action, attempt });

@@ -1,6 +1,8 @@
+import type { Context } from '@opentelemetry/api';
 import type { CompactionModelCall } from '../compaction/types.js';
 import type { Message } from '../messages/types.js';
 import type { LLMProvider } from '../providers/types.js';
+import { endChatSpan, startChatSpan } from '../telemetry/tracing.js';
 import type { AgentEvent } from './events.js';
 import type { RunContext } from './hooks.js';
 import { addCall, emptyUsage, type RunUsage } from './usage.js';
@@ -17,6 +19,8 @@ export class RunState implements RunContext {
   readonly abortSignal: AbortSignal | undefined;
   readonly emit: ((event: AgentEvent) => void) | undefined;
   learnedContextWindow: number | undefined;
+  /** The trace context of the run's span, parent of its model and tool spans. */
+  traceContext: Context | undefined;
   /** What a hook noted about this step's request: the window and the size it worked with. */
   noted: { step: number; contextWindow: number; tokens: number } | undefined;
   #window: Promise<number | undefined> | undefined;
@@ -40,7 +44,11 @@ export class RunState implements RunContext {
   }
 
   recordModelCall(call: CompactionModelCall): void {
-    addCall(this.usage, { ...call, step: this.step });
+    const { startTime, endTime, ...rest } = call;
+    addCall(this.usage, { ...rest, step: this.step });
+    // The summarizer's call gets its chat span under the run's span, after the fact.
+    const span = startChatSpan(this.traceContext, { ...rest, ...(startTime === undefined ? {} : { startTime }) });
+    endChatSpan(span, { usage: call.usage, ...(endTime === undefined ? {} : { endTime }) });
   }
 
   providerContextWindow(): Promise<number | undefined> {

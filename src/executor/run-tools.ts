@@ -1,5 +1,7 @@
+import type { Context } from '@opentelemetry/api';
 import { LoushoError, toError } from '../errors/lousho-error.js';
 import type { ToolCall, ToolMessage } from '../messages/types.js';
+import { inToolSpan } from '../telemetry/tracing.js';
 import type { AgentEvent } from './events.js';
 import type { ToolRegistry } from './tool-registry.js';
 import { validateToolArguments } from './tool-registry.js';
@@ -63,13 +65,15 @@ export async function runToolCalls(
     emit: ((event: AgentEvent) => void) | undefined;
     runId: string;
     step: number;
+    /** The run's trace context, parent of the tool spans. */
+    trace?: Context | undefined;
   },
 ): Promise<ToolMessage[]> {
   const { emit, runId, step } = options;
   return Promise.all(
     calls.map(async (call) => {
       emit?.({ type: 'tool.start', runId, step, toolCall: call });
-      const { text, isError } = await runOne(call, tools, options.abortSignal);
+      const { text, isError } = await inToolSpan(options.trace, call, () => runOne(call, tools, options.abortSignal));
       emit?.({ type: 'tool.done', runId, step, toolCallId: call.id, toolName: call.name, result: text, isError });
       const message: ToolMessage = { role: 'tool', toolCallId: call.id, toolName: call.name, content: text };
       if (isError) message.isError = true;

@@ -1,0 +1,91 @@
+import { trace } from '@opentelemetry/api';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createAgent } from '../agent/create-agent.js';
+import { summarizeStrategy } from '../compaction/summarize.js';
+import { mockModel } from '../testing/mock-model.js';
+
+const exporter = new InMemorySpanExporter();
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+
+beforeAll(() => {
+  trace.setGlobalTracerProvider(provider);
+});
+afterAll(async () => {
+  trace.disable();
+  await provider.shutdown();
+});
+beforeEach(() => exporter.reset());
+
+const read = {
+  name: 'read_file',
+  description: 'Read a file',
+  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  execute: ({ path }: Record<string, unknown>) => `// ${String(path)}\n${'const x = 1;\n'.repeat(300)}`,
+};
+
+const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
+
+describe('OpenTelemetry spans', () => {
+  it('gives a run one invoke_agent span with a chat span per model call and an execute_tool span per tool call under it', async () => {
+    const model = mockModel([{ toolCalls: [{ name: 'read_file', arguments: { path: 'a.ts' } }] }, 'done'], {
+      modelId: 'gpt-4o',
+    });
+    await createAgent({ name: 'reviewer', provider: model, tools: [read] }).send('Read a.ts');
+    const spans = exporter.getFinishedSpans();
+    const run = spans.find((s) => s.name === 'invoke_agent reviewer');
+    expect(run?.attributes['gen_ai.operation.name']).toBe('invoke_agent');
+    const chats = spans.filter((s) => s.name === 'chat gpt-4o');
+    expect(chats).toHaveLength(2);
+    for (const chat of chats) {
+      expect(parentOf(chat)).toBe(run?.spanContext().spanId);
+      expect(chat.attributes).toMatchObject({
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': 'mock',
+        'gen_ai.request.model': 'gpt-4o',
+        'lousho.call.purpose': 'generate',
+      });
+      expect(chat.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
+    }
+    const tool = spans.find((s) => s.name === 'execute_tool read_file');
+    expect(parentOf(tool as ReadableSpan)).toBe(run?.spanContext().spanId);
+    expect(tool?.attributes['gen_ai.tool.call.id']).toBe('call_1_0');
+  });
+
+  it("gives the summarizer's call a chat span with lousho.call.purpose 'compaction' under the run's span", async () => {
+    const summarizer = mockModel(() => 'Summary.', { modelId: 'gpt-4o-mini' });
+    const main = mockModel(
+      (_r, i) => (i < 8 ? { toolCalls: [{ name: 'read_file', arguments: { path: `f${i}.ts` } }] } : 'done'),
+      { modelId: 'gpt-4o' },
+    );
+    const agent = createAgent({
+      provider: main,
+      tools: [read],
+      compaction: { contextWindow: 6_000, protectedTokens: 1_000, strategy: summarizeStrategy({ model: summarizer }) },
+    });
+    await agent.send('Read everything');
+    const spans = exporter.getFinishedSpans();
+    const run = spans.find((s) => s.name.startsWith('invoke_agent'));
+    const compaction = spans.filter((s) => s.attributes['lousho.call.purpose'] === 'compaction');
+    expect(summarizer.calls.length).toBeGreaterThan(0);
+    expect(compaction).toHaveLength(summarizer.calls.length);
+    for (const span of compaction) {
+      expect(span.name).toBe('chat gpt-4o-mini');
+      expect(parentOf(span)).toBe(run?.spanContext().spanId);
+    }
+  });
+
+  it('marks the run span as failed when the run fails', async () => {
+    const agent = createAgent({ provider: mockModel([new Error('down')]) });
+    await expect(agent.send('hi')).rejects.toMatchObject({ code: 'LOUSHO_PROVIDER_ERROR' });
+    const run = exporter.getFinishedSpans().find((s) => s.name.startsWith('invoke_agent'));
+    expect(run?.status.code).toBe(2); // SpanStatusCode.ERROR
+    const chat = exporter.getFinishedSpans().find((s) => s.name.startsWith('chat'));
+    expect(chat?.status.code).toBe(2);
+  });
+});

@@ -28,7 +28,11 @@ export interface AgentDefinition {
   temperature?: number;
 }
 
-/** A run's input: a user message as text, one message, or a whole transcript to continue. */
+/**
+ * A run's input: a user message as text, one message, or a whole transcript to continue.
+ * A transcript that has its own system message keeps it, and the agent's instructions are
+ * then not added.
+ */
 export type AgentInput = string | Message | Message[];
 
 /** Everything one run needs. */

@@ -133,7 +133,7 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
       throw new LoushoError(
         'LOUSHO_MISSING_API_KEY',
         `The anthropic provider needs an API key: set ${API_KEY_ENV} or pass createAnthropic({ apiKey }).`,
-        { details: { provider: PROVIDER, env: API_KEY_ENV } },
+        { details: { provider: PROVIDER, variable: API_KEY_ENV } },
       );
     }
     const baseURL = nonEmpty(options.baseURL) ?? nonEmpty(process.env.ANTHROPIC_BASE_URL);

@@ -101,6 +101,7 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
   const name = options.name ?? 'openai-compatible';
   const requireKey = options.requireApiKey ?? options.apiKeyEnv !== undefined;
   let client: Promise<ChatClient> | undefined;
+  let clientKey: string | undefined;
 
   const getClient = (): Promise<ChatClient> => {
     const apiKey = options.apiKey ?? (options.apiKeyEnv === undefined ? undefined : process.env[options.apiKeyEnv]);
@@ -116,6 +117,9 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
         ),
       );
     }
+    // One client per key: a key set or changed later is used from the next call on.
+    if (clientKey !== apiKey) client = undefined;
+    clientKey = apiKey;
     client ??= import('openai').then(
       (module) => {
         const OpenAI = module.default;

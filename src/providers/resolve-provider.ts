@@ -51,10 +51,8 @@ export function resolveProvider(spec: ModelSpec): LLMProvider {
   const name = spec.slice(0, slash).toLowerCase();
   let factory = factories.get(name);
   const builtIn = BUILT_IN_PROVIDERS[name];
-  if (factory === undefined && builtIn !== undefined) {
-    factory = builtIn();
-    factories.set(name, factory);
-  }
+  // Built-in factories are made per call, so they read the environment (keys, base URLs) as it is now.
+  if (factory === undefined && builtIn !== undefined) factory = builtIn();
   if (factory === undefined) {
     const known = [...new Set([...factories.keys(), ...Object.keys(BUILT_IN_PROVIDERS)])].sort().join(', ');
     throw new LoushoError(

@@ -236,6 +236,27 @@ describe('seed examples: Compacting by hand', () => {
   });
 });
 
+describe('seed examples: Compacting a session', () => {
+  it('compacts a session by hand, reports it with trigger manual, and clears it', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+
+    const agent = createAgent({ provider: mockModel(['ok']) });
+    const session = agent.session({ compaction: { strategy: twoPhaseStrategy({ model: 'openai/gpt-4o-mini' }) } });
+    session.on((event) => {
+      if (event.type === 'compaction.done') console.log(event.trigger, event.tokensBefore, '->', event.tokensAfter);
+    });
+    await session.send('hello');
+    const { tokensBefore, tokensAfter } = await session.compact({ protectedTokens: 2_000 });
+    console.log(`${tokensBefore} -> ${tokensAfter} tokens`);
+    await session.clear();
+    console.log(session.messages.length); // 0
+
+    expect(log.mock.calls[0]?.[0]).toBe('manual');
+    expect(log.mock.calls[1]?.[0]).toBe(`${tokensBefore} -> ${tokensAfter} tokens`);
+    expect(log).toHaveBeenLastCalledWith(0);
+  });
+});
+
 describe('seed examples: Writing a strategy', () => {
   it('runs a custom keep-recent strategy through the hook', async () => {
     // Keep the system prompt, pinned messages and the last 20 messages.

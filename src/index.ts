@@ -1,4 +1,10 @@
-export type { Agent, CompactionConfig, CreateAgentOptions, RunOptions } from './agent/create-agent.js';
+export type {
+  Agent,
+  AgentSessionOptions,
+  CompactionConfig,
+  CreateAgentOptions,
+  RunOptions,
+} from './agent/create-agent.js';
 export { createAgent } from './agent/create-agent.js';
 export type { ToolSearchOptions } from './agent/tool-search.js';
 export { SEARCH_TOOL_NAME } from './agent/tool-search.js';
@@ -94,3 +100,7 @@ export type {
   ToolDefinition,
   Usage,
 } from './providers/types.js';
+export type { SessionCompactOptions, SessionCompactResult, SessionTurnOptions } from './sessions/session.js';
+export { Session } from './sessions/session.js';
+export type { SessionStore } from './sessions/store.js';
+export { FileSessionStore, MemorySessionStore } from './sessions/store.js';

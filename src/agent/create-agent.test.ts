@@ -233,8 +233,9 @@ describe('agent.stream()', () => {
       'step.done',
       'run.done',
     ]);
-    const runId = events[0]?.runId;
-    expect(events.every((e) => e.runId === runId)).toBe(true);
+    const runIdOf = (e: AgentEvent | undefined) => (e !== undefined && 'runId' in e ? e.runId : undefined);
+    const runId = runIdOf(events[0]);
+    expect(events.every((e) => runIdOf(e) === runId)).toBe(true);
     const deltas = events.filter((e) => e.type === 'text.delta');
     expect(deltas.map((d) => d.text).join('')).toBe('Let me check.It is sunny.');
     expect(events.filter((e) => e.type === 'step.start').map((e) => e.step)).toEqual([1, 2]);

@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { type CompactionHookOptions, createCompactionHook } from '../compaction/compaction-hook.js';
+import { pruneToolResultsStrategy } from '../compaction/prune-tool-results.js';
 import { twoPhaseStrategy } from '../compaction/two-phase.js';
+import type { CompactionStrategy } from '../compaction/types.js';
 import { isSummarizer, type Summarizer } from '../core/summarizer.js';
 import { configError } from '../errors/lousho-error.js';
 import {
@@ -19,6 +22,8 @@ import { ToolRegistry } from '../executor/tool-registry.js';
 import type { Message } from '../messages/types.js';
 import { isLLMProvider, resolveProvider } from '../providers/resolve-provider.js';
 import type { JSONSchema, LLMProvider, ModelSpec } from '../providers/types.js';
+import { Session, type SessionCompactOptions } from '../sessions/session.js';
+import { MemorySessionStore, type SessionStore } from '../sessions/store.js';
 import { checkToolSearch, createToolSearch, type ToolSearchOptions } from './tool-search.js';
 
 /** createAgent({ compaction }) as an object: the hook's options, plus `summarizer`. */
@@ -81,6 +86,22 @@ export interface Agent extends AgentDefinition {
   readonly hooks: HookRegistry;
   /** The model, resolved on first use. */
   provider(): LLMProvider;
+  /**
+   * A conversation that lasts across turns, saved to a store (in memory by default).
+   * `compaction` takes the same value as createAgent({ compaction }) and replaces the
+   * agent's own for this session.
+   */
+  session(options?: AgentSessionOptions): Session;
+}
+
+/** Options of agent.session(). */
+export interface AgentSessionOptions {
+  /** The session's id in its store; a new random id when absent. */
+  id?: string;
+  /** Where the transcript is saved; a MemorySessionStore when absent. */
+  store?: SessionStore;
+  /** The session's compaction (same value as createAgent({ compaction })); the agent's when absent. */
+  compaction?: boolean | CompactionConfig;
 }
 
 const COMPACTION_KEYS = new Set([
@@ -120,6 +141,28 @@ export function compactionHookFor(compaction: unknown): AgentHook | undefined {
       : twoPhaseStrategy({ model: summarizer });
   }
   return createCompactionHook(hookOptions);
+}
+
+/** The strategy and settings a compaction option stands for, for session.compact(); undefined when it is off. */
+function compactionSettings(
+  compaction: unknown,
+): (SessionCompactOptions & { strategy: CompactionStrategy }) | undefined {
+  if (compaction === undefined || compaction === false) return undefined;
+  if (compaction === true) return { strategy: pruneToolResultsStrategy() };
+  const c = compaction as CompactionConfig;
+  const strategy =
+    c.strategy ??
+    (c.summarizer === undefined
+      ? pruneToolResultsStrategy()
+      : isSummarizer(c.summarizer)
+        ? twoPhaseStrategy({ summarizer: c.summarizer })
+        : twoPhaseStrategy({ model: c.summarizer }));
+  return {
+    strategy,
+    ...(c.protectedTokens === undefined ? {} : { protectedTokens: c.protectedTokens }),
+    ...(c.thresholdPercent === undefined ? {} : { thresholdPercent: c.thresholdPercent }),
+    ...(c.contextWindow === undefined ? {} : { contextWindow: c.contextWindow }),
+  };
 }
 
 /** Folds the top-level `summarizer` shorthand into the compaction option. */
@@ -164,7 +207,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
   const limits = checkLimits(options.limits);
   const tools = new ToolRegistry(options.tools ?? []);
   const hooks = new HookRegistry(options.hooks ?? []);
-  const compactionHook = compactionHookFor(withSummarizer(options.compaction, options.summarizer));
+  const agentCompaction = withSummarizer(options.compaction, options.summarizer);
+  const compactionHook = compactionHookFor(agentCompaction);
   if (compactionHook !== undefined) hooks.register(compactionHook);
   const search = checkToolSearch(options.toolSearch);
   const toolSearch = search === undefined ? undefined : createToolSearch(search);
@@ -174,7 +218,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     return provider;
   };
 
-  const params = (input: AgentInput, run: RunOptions = {}): ExecuteParams => {
+  const params = (input: AgentInput, run: RunOptions = {}, runHooks: HookRegistry = hooks): ExecuteParams => {
     const listeners = [options.onEvent, run.onEvent].filter((l): l is AgentEventListener => l !== undefined);
     let registry = tools;
     let selectTools: ExecuteParams['selectTools'];
@@ -188,7 +232,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
       input,
       provider: getProvider(),
       toolRegistry: registry,
-      hooks,
+      hooks: runHooks,
       ...(listeners.length === 0 ? {} : { onEvent: listeners }),
       ...(run.abortSignal === undefined ? {} : { abortSignal: run.abortSignal }),
       ...(selectTools === undefined ? {} : { selectTools }),
@@ -207,6 +251,27 @@ export function createAgent(options: CreateAgentOptions): Agent {
     provider: getProvider,
     send: async (input, run) => executeRun(params(input, run), undefined),
     stream: (input, run) => streamRun(async (emit) => executeRun(params(input, run), emit)),
+    session(sessionOptions = {}) {
+      if (typeof sessionOptions !== 'object' || sessionOptions === null) {
+        throw configError('agent.session() takes { id?, store?, compaction? }.');
+      }
+      const own = sessionOptions.compaction;
+      let sessionHooks = hooks;
+      if (own !== undefined) {
+        sessionHooks = new HookRegistry(options.hooks ?? []);
+        const hook = compactionHookFor(own);
+        if (hook !== undefined) sessionHooks.register(hook);
+      }
+      return new Session({
+        id: sessionOptions.id ?? randomUUID(),
+        store: sessionOptions.store ?? new MemorySessionStore(),
+        runner: {
+          run: (messages, turn, emit) => executeRun(params(messages, turn, sessionHooks), emit),
+          model: () => getProvider().modelId,
+          compaction: compactionSettings(own ?? agentCompaction),
+        },
+      });
+    },
   };
   return agent;
 }

@@ -29,6 +29,10 @@ export type LoushoErrorCode =
   | 'LOUSHO_ABORTED'
   /** An optional package a feature needs is not installed (openai, @anthropic-ai/sdk). The message names it. */
   | 'LOUSHO_DEPENDENCY_MISSING'
+  /** A session was asked to do something while one of its turns is running. */
+  | 'LOUSHO_SESSION_BUSY'
+  /** What a session store holds is not a transcript this library wrote; it was left as it is. */
+  | 'LOUSHO_STORE_INVALID'
   /** A hook threw; the run ended. The hook's error is the cause. */
   | 'LOUSHO_HOOK_FAILED'
   /** A scripted model (testing) was called more often than its script allows, or left steps unused. */

@@ -34,6 +34,7 @@ export type AgentEvent =
   | CompactionStartEvent
   | CompactionDoneEvent
   | RecoveryEvent
+  | { type: 'context.cleared'; sessionId: string }
   | { type: 'run.done'; runId: string; result: AgentResult }
   | { type: 'run.error'; runId: string; error: { code?: string; message: string } };
 

@@ -1,0 +1,254 @@
+import { compactMessages } from '../compaction/compact-messages.js';
+import {
+  checkContextWindow,
+  checkThresholdPercent,
+  DEFAULT_THRESHOLD_PERCENT,
+  FALLBACK_CONTEXT_WINDOW,
+  thresholdTokens,
+} from '../compaction/options.js';
+import type { CompactionStrategy } from '../compaction/types.js';
+import { configError, LoushoError, toError } from '../errors/lousho-error.js';
+import { type AgentStream, streamRun } from '../executor/agent-executor.js';
+import type { AgentEvent, AgentEventListener } from '../executor/events.js';
+import type { AgentResult } from '../executor/result.js';
+import type { Message } from '../messages/types.js';
+import { estimateTokens } from '../models/estimate-tokens.js';
+import { getModelInfo } from '../models/registry.js';
+import type { SessionStore } from './store.js';
+
+/** Options of one session turn. */
+export interface SessionTurnOptions {
+  abortSignal?: AbortSignal;
+  onEvent?: AgentEventListener;
+}
+
+/** What session.compact() takes; every field falls back to the session's compaction settings. */
+export interface SessionCompactOptions {
+  strategy?: CompactionStrategy;
+  protectedTokens?: number;
+  thresholdPercent?: number;
+  contextWindow?: number;
+}
+
+/** What session.compact() resolves to. */
+export interface SessionCompactResult {
+  messagesBefore: number;
+  messagesAfter: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  strategy: string;
+  error?: Error;
+}
+
+/** What a Session needs from its agent. @internal */
+export interface SessionRunner {
+  /** Runs one turn on `messages` (the transcript with the new input at its end). */
+  run(
+    messages: Message[],
+    options: SessionTurnOptions,
+    emit: ((event: AgentEvent) => void) | undefined,
+  ): Promise<AgentResult>;
+  /** The model id, for estimates and the window. */
+  model(): string;
+  /** The compaction settings of the session (its own, else the agent's); undefined when compaction is off. */
+  compaction: (SessionCompactOptions & { strategy: CompactionStrategy }) | undefined;
+}
+
+/**
+ * A conversation that lasts across turns: each send() continues the transcript, which is
+ * saved to the session's store after every turn. Compaction runs inside each turn as the
+ * agent's does; compact() compacts the saved transcript now, and clear() empties it.
+ *
+ * @example
+ * const session = agent.session();
+ * await session.send('hello');
+ * await session.compact({ protectedTokens: 2_000 });
+ */
+export class Session {
+  readonly id: string;
+  readonly #store: SessionStore;
+  readonly #runner: SessionRunner;
+  readonly #listeners = new Set<AgentEventListener>();
+  #messages: Message[] = [];
+  #loaded: Promise<void> | undefined;
+  #busy = false;
+
+  constructor(options: { id: string; store: SessionStore; runner: SessionRunner }) {
+    this.id = options.id;
+    this.#store = options.store;
+    this.#runner = options.runner;
+  }
+
+  /** The transcript as of the last finished turn (a copy of the array). */
+  get messages(): readonly Message[] {
+    return this.#messages;
+  }
+
+  /** Adds a listener for every event of the session (its turns, compact() and clear()); returns a function that removes it. */
+  on(listener: AgentEventListener): () => void {
+    if (typeof listener !== 'function') throw configError('session.on() takes a function (event) => void.');
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Loads what the store holds; called before the first turn, compact() or clear(). */
+  load(): Promise<void> {
+    this.#loaded ??= this.#store.load(this.id).then(
+      (saved) => {
+        this.#messages = saved ?? [];
+      },
+      (error: unknown) => {
+        this.#loaded = undefined;
+        throw error;
+      },
+    );
+    return this.#loaded;
+  }
+
+  #emit(event: AgentEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        console.error('@lousho/build-ai-agent: a session listener threw; the session goes on.', error);
+      }
+    }
+  }
+
+  #claim(what: string): void {
+    if (this.#busy) {
+      throw new LoushoError(
+        'LOUSHO_SESSION_BUSY',
+        `Session '${this.id}' cannot ${what} while one of its turns is running; wait for the turn to finish.`,
+      );
+    }
+    this.#busy = true;
+  }
+
+  async #turn(
+    input: string | Message,
+    options: SessionTurnOptions,
+    extraEmit?: (event: AgentEvent) => void,
+  ): Promise<AgentResult> {
+    await this.load();
+    this.#claim('start another turn');
+    try {
+      const next: Message = typeof input === 'string' ? { role: 'user', content: input } : input;
+      const listeners = this.#listeners.size > 0 || extraEmit !== undefined;
+      const emit = listeners
+        ? (event: AgentEvent) => {
+            this.#emit(event);
+            extraEmit?.(event);
+          }
+        : undefined;
+      const result = await this.#runner.run([...this.#messages, next], options, emit);
+      this.#messages = [...result.messages];
+      await this.#store.save(this.id, this.#messages);
+      return result;
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  /** Runs one turn on `input` and resolves to its result; the transcript is saved after it. */
+  send(input: string | Message, options: SessionTurnOptions = {}): Promise<AgentResult> {
+    return this.#turn(input, options);
+  }
+
+  /** Runs one turn and yields its events; `.result` resolves to the result. */
+  stream(input: string | Message, options: SessionTurnOptions = {}): AgentStream {
+    return streamRun((emit) => this.#turn(input, options, emit));
+  }
+
+  /**
+   * Compacts the transcript now, whatever its size, and saves it. Runs options.strategy,
+   * else the session's compaction strategy (the agent's when the session sets none), else
+   * prunes old tool results. Listeners get compaction.start / compaction.done with
+   * trigger: 'manual'. Rejects with LOUSHO_SESSION_BUSY while a turn is running.
+   */
+  async compact(options: SessionCompactOptions = {}): Promise<SessionCompactResult> {
+    await this.load();
+    this.#claim('compact');
+    try {
+      const settings = { ...this.#runner.compaction, ...options };
+      const model = this.#runner.model();
+      const before = this.#messages;
+      const strategyName = settings.strategy?.name ?? 'prune-tool-results';
+      if (before.length === 0) {
+        return { messagesBefore: 0, messagesAfter: 0, tokensBefore: 0, tokensAfter: 0, strategy: strategyName };
+      }
+      const contextWindow =
+        checkContextWindow(settings.contextWindow, 'session.compact()') ??
+        getModelInfo(model)?.contextWindow ??
+        FALLBACK_CONTEXT_WINDOW;
+      const percent =
+        checkThresholdPercent(settings.thresholdPercent, 'session.compact()') ?? DEFAULT_THRESHOLD_PERCENT;
+      const tokensBefore = estimateTokens(before, model);
+      this.#emit({
+        type: 'compaction.start',
+        strategy: strategyName,
+        tokensBefore,
+        contextWindow,
+        thresholdTokens: thresholdTokens(contextWindow, percent),
+        trigger: 'manual',
+      });
+      let result: Awaited<ReturnType<typeof compactMessages>> | undefined;
+      let error: Error | undefined;
+      try {
+        result = await compactMessages(before, {
+          model,
+          contextWindow,
+          thresholdPercent: percent,
+          ...(settings.strategy === undefined ? {} : { strategy: settings.strategy }),
+          ...(settings.protectedTokens === undefined ? {} : { protectedTokens: settings.protectedTokens }),
+        });
+        error = result.error;
+      } catch (cause) {
+        if (LoushoError.isInstance(cause) && cause.code === 'LOUSHO_CONFIG_INVALID') throw cause;
+        error = toError(cause);
+      }
+      const after = result?.messages ?? before;
+      const unchanged = after.length === before.length && after.every((m, i) => m === before[i]);
+      const tokensAfter = unchanged ? tokensBefore : estimateTokens(after, model);
+      if (!unchanged) {
+        this.#messages = [...after];
+        await this.#store.save(this.id, this.#messages);
+      }
+      this.#emit({
+        type: 'compaction.done',
+        strategy: strategyName,
+        ...(result?.appliedStrategy === undefined ? {} : { appliedStrategy: result.appliedStrategy }),
+        tokensBefore,
+        tokensAfter,
+        prunedToolCallIds: unchanged ? [] : (result?.prunedToolCallIds ?? []),
+        ...(result?.summary === undefined || unchanged ? {} : { summary: true }),
+        ...(error === undefined ? {} : { error: { message: error.message } }),
+        ...(unchanged ? { unchanged: true as const } : {}),
+        trigger: 'manual',
+      });
+      return {
+        messagesBefore: before.length,
+        messagesAfter: this.#messages.length,
+        tokensBefore,
+        tokensAfter,
+        strategy: strategyName,
+        ...(error === undefined ? {} : { error }),
+      };
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  /** Empties the transcript, deletes what the store holds for the session and emits context.cleared. */
+  async clear(): Promise<void> {
+    await this.load();
+    this.#claim('clear');
+    try {
+      this.#messages = [];
+      await this.#store.delete(this.id);
+      this.#emit({ type: 'context.cleared', sessionId: this.id });
+    } finally {
+      this.#busy = false;
+    }
+  }
+}

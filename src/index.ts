@@ -100,7 +100,11 @@ export type {
   ToolDefinition,
   Usage,
 } from './providers/types.js';
+export type { KVClient } from './sessions/kv-store.js';
+export { KVSessionStore } from './sessions/kv-store.js';
 export type { SessionCompactOptions, SessionCompactResult, SessionTurnOptions } from './sessions/session.js';
 export { Session } from './sessions/session.js';
+export type { SqliteDatabase } from './sessions/sqlite-store.js';
+export { SqliteSessionStore } from './sessions/sqlite-store.js';
 export type { SessionStore } from './sessions/store.js';
 export { FileSessionStore, MemorySessionStore } from './sessions/store.js';

@@ -1,10 +1,38 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Message } from '../messages/types.js';
 import { rejection } from '../test-support/errors.js';
+import { type KVClient, KVSessionStore } from './kv-store.js';
+import { SqliteSessionStore } from './sqlite-store.js';
 import { FileSessionStore, MemorySessionStore, type SessionStore } from './store.js';
+
+/** A real Redis for the KV store: REDIS_URL, else 127.0.0.1:6379, which .ci/run starts. */
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+const redisUp = await redis.connect().then(
+  () => true,
+  () => false,
+);
+if (!redisUp)
+  console.warn(
+    `Skipping the KVSessionStore tests against Redis: no server answers at ${REDIS_URL} (.ci/run starts one).`,
+  );
+afterAll(() => {
+  if (redisUp) redis.disconnect();
+});
+
+/** A key-value client over a Map, to run the KV store's logic without a server. */
+function mapClient(): KVClient {
+  const data = new Map<string, string>();
+  return {
+    get: async (key) => data.get(key) ?? null,
+    set: async (key, value) => data.set(key, value),
+    del: async (key) => data.delete(key),
+  };
+}
 
 const transcript = (): Message[] => [
   { role: 'system', content: 'sys' },
@@ -20,9 +48,23 @@ const transcript = (): Message[] => [
 ];
 
 /** The suite every store passes. */
+let run = 0;
 const STORES: [string, () => Promise<SessionStore>][] = [
   ['MemorySessionStore', async () => new MemorySessionStore()],
   ['FileSessionStore', async () => new FileSessionStore({ dir: await mkdtemp(join(tmpdir(), 'lousho-sessions-')) })],
+  [
+    'SqliteSessionStore',
+    async () => new SqliteSessionStore({ path: join(await mkdtemp(join(tmpdir(), 'lousho-sqlite-')), 'sessions.db') }),
+  ],
+  ['KVSessionStore (a Map client)', async () => new KVSessionStore({ client: mapClient() })],
+  ...(redisUp
+    ? ([
+        [
+          'KVSessionStore (Redis)',
+          async () => new KVSessionStore({ client: redis, prefix: `test:${process.pid}:${run++}:` }),
+        ],
+      ] as [string, () => Promise<SessionStore>][])
+    : []),
 ];
 
 describe.each(STORES)('%s', (_name, make) => {
@@ -56,6 +98,38 @@ describe.each(STORES)('%s', (_name, make) => {
     await store.delete('a');
     await store.delete('never-saved');
     expect(await store.load('a')).toBeUndefined();
+  });
+});
+
+describe('stores that find something they did not write', () => {
+  it('SqliteSessionStore reports LOUSHO_STORE_INVALID for a row that is not a transcript and leaves it', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'lousho-sqlite-')), 'sessions.db');
+    const store = new SqliteSessionStore({ path });
+    await store.save('s1', transcript());
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(path);
+    db.prepare("UPDATE lousho_sessions SET transcript = 'not json' WHERE id = 's1'").run();
+    expect((await rejection(store.load('s1'))).code).toBe('LOUSHO_STORE_INVALID');
+    expect(db.prepare("SELECT transcript FROM lousho_sessions WHERE id = 's1'").get()).toEqual({
+      transcript: 'not json',
+    });
+    db.close();
+  });
+
+  it('KVSessionStore reports LOUSHO_STORE_INVALID for a value that is not a transcript', async () => {
+    const client = mapClient();
+    await client.set('lousho:session:x', '{"format":"other"}');
+    expect((await rejection(new KVSessionStore({ client }).load('x'))).code).toBe('LOUSHO_STORE_INVALID');
+    expect(await client.get('lousho:session:x')).toBe('{"format":"other"}');
+  });
+
+  it('reject bad options with LOUSHO_CONFIG_INVALID', () => {
+    expect(() => new KVSessionStore({ client: {} as KVClient })).toThrow(
+      expect.objectContaining({ code: 'LOUSHO_CONFIG_INVALID' }),
+    );
+    expect(() => new SqliteSessionStore({ path: '' })).toThrow(
+      expect.objectContaining({ code: 'LOUSHO_CONFIG_INVALID' }),
+    );
   });
 });
 

@@ -2,7 +2,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { configError, LoushoError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
-import { validateMessages } from '../messages/validate.js';
+import { parseSession, serializeSession } from './serialize.js';
 
 /**
  * Where a session's transcript is kept. Implementations must store a copy (later changes
@@ -35,18 +35,14 @@ export class MemorySessionStore implements SessionStore {
   }
 }
 
-const FORMAT = 'lousho-session-1';
-
-/** JSON cannot hold bytes: images given as Uint8Array are written as base64 and read back as bytes. */
-function replacer(_key: string, value: unknown): unknown {
-  return value instanceof Uint8Array ? { $bytes: Buffer.from(value).toString('base64') } : value;
-}
-
-function reviver(_key: string, value: unknown): unknown {
-  if (typeof value === 'object' && value !== null && typeof (value as { $bytes?: unknown }).$bytes === 'string') {
-    return new Uint8Array(Buffer.from((value as { $bytes: string }).$bytes, 'base64'));
-  }
-  return value;
+/** The error for saved content that is not a transcript this library wrote. */
+export function invalidStore(where: string, id: string, cause: unknown): LoushoError {
+  return new LoushoError(
+    'LOUSHO_STORE_INVALID',
+    `${where} is not a transcript this library wrote (${(cause as Error).message}). It was left as it is: ` +
+      'move it away or delete it to start the session afresh.',
+    { cause, details: { id } },
+  );
 }
 
 /**
@@ -77,17 +73,9 @@ export class FileSessionStore implements SessionStore {
       throw error;
     }
     try {
-      const data = JSON.parse(text, reviver) as { format?: unknown; messages?: unknown };
-      if (data.format !== FORMAT) throw new Error(`its format is ${JSON.stringify(data.format)}, not ${FORMAT}`);
-      validateMessages(data.messages);
-      return data.messages;
+      return parseSession(text);
     } catch (cause) {
-      throw new LoushoError(
-        'LOUSHO_STORE_INVALID',
-        `The session file ${this.#path(id)} is not a transcript this library wrote (${(cause as Error).message}). ` +
-          'It was left as it is: move it away or delete it to start the session afresh.',
-        { cause, details: { id, path: this.#path(id) } },
-      );
+      throw invalidStore(`The session file ${this.#path(id)}`, id, cause);
     }
   }
 
@@ -95,7 +83,7 @@ export class FileSessionStore implements SessionStore {
     await mkdir(this.dir, { recursive: true });
     const path = this.#path(id);
     const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(temporary, JSON.stringify({ format: FORMAT, messages }, replacer));
+    await writeFile(temporary, serializeSession(messages));
     await rename(temporary, path);
   }
 

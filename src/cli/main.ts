@@ -1,7 +1,10 @@
+#!/usr/bin/env node
 /**
- * The main job: an agent reads a folder (this project by default) with real file tools
- * and compacts its transcript as it goes, printing the compaction events as they happen.
- * It uses a real model when one is configured (see choose-model.ts), else a scripted one.
+ * The command line, and the main job: `lousho run [folder]` (the default) has an agent read
+ * a folder (this project by default) with real file tools and compact its transcript as it
+ * goes, printing the compaction events as they happen. It uses a real model when one is
+ * configured (see choose-model.ts), else a scripted one. `lousho inspect` and `lousho
+ * compact` work on a saved transcript (see commands.ts).
  *
  *   npm start [-- <folder>]
  */
@@ -14,6 +17,7 @@ import { resolveProvider } from '../providers/resolve-provider.js';
 import type { LLMProvider } from '../providers/types.js';
 import { mockModel } from '../testing/mock-model.js';
 import { chooseModel, describeProvider } from './choose-model.js';
+import { runCli } from './commands.js';
 import { explorerScript } from './explorer-script.js';
 
 /** The scripted run uses a small window so that compaction happens within a short run. */
@@ -30,8 +34,8 @@ function scriptedSummarizer(): LLMProvider {
   );
 }
 
-async function main(): Promise<void> {
-  const root = resolve(process.argv[2] ?? '.');
+async function runJob(args: string[]): Promise<void> {
+  const root = resolve(args[0] ?? '.');
   const tools = fileTools({ root }) as Tool<unknown, unknown>[];
   const choice = await chooseModel();
   let provider: LLMProvider | undefined;
@@ -97,7 +101,13 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
+runCli(process.argv.slice(2), io, runJob).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  },
+);

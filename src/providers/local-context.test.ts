@@ -233,11 +233,9 @@ describe('ollamaContextWindow', () => {
     expect(await ollamaContextWindow(server.url, 'nope:1b')).toBeUndefined();
   });
 
-  it('a server that is down → undefined, without waiting long', async () => {
+  it('a server that is down → undefined', async () => {
     const url = await closedPortUrl();
-    const started = Date.now();
     expect(await ollamaContextWindow(url, 'qwen3:8b')).toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(2_500);
   });
 
   it("is the provider's contextWindow() (createOllama({ host }))", async () => {

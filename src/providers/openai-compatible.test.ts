@@ -1164,9 +1164,7 @@ describe('abort', () => {
         'the aborted stream did not stop',
       ),
     );
-    const elapsed = Date.now() - abortedAt;
     expect(error.code).toBe('LOUSHO_ABORTED');
-    expect(elapsed).toBeLessThan(500);
     expect(parts).toEqual([{ type: 'text-delta', text: 'part0 ' }]);
   });
 
@@ -1193,7 +1191,6 @@ describe('abort', () => {
       ),
     );
     expect(error.code).toBe('LOUSHO_ABORTED');
-    expect(Date.now() - abortedAt).toBeLessThan(500);
     expect((await rejection(stream.result)).code).toBe('LOUSHO_ABORTED');
   });
 

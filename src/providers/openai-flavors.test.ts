@@ -321,7 +321,6 @@ describe.each(FLAVORS)('$vendor', (flavor) => {
     );
     const controller = new AbortController();
     const parts: string[] = [];
-    const started = Date.now();
     const error = await rejection(
       (async () => {
         for await (const part of flavor.make(server).stream({ ...ask(flavor.model), abortSignal: controller.signal })) {
@@ -332,6 +331,5 @@ describe.each(FLAVORS)('$vendor', (flavor) => {
     );
     expect(error.code).toBe('LOUSHO_ABORTED');
     expect(parts).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(1_500);
   });
 });

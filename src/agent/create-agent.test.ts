@@ -11,20 +11,13 @@ import { findPairingProblem } from '../messages/validate.js';
 import { getModelInfo } from '../models/registry.js';
 import type { ModelRequest } from '../providers/types.js';
 import { rejection, thrown } from '../test-support/errors.js';
+import { within } from '../test-support/provider-setup.js';
 import { type MockReply, mockModel } from '../testing/mock-model.js';
 import { createAgent } from './create-agent.js';
 
 // ---------------------------------------------------------------- helpers
 
 /** Rejects when `promise` has not settled after `ms`: turns a hang into a failure. */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(what)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
   let resolve: (value: T) => void = () => {};
   const promise = new Promise<T>((r) => {

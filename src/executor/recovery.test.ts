@@ -19,13 +19,8 @@ import { registerModel, resetModelRegistry } from '../models/registry.js';
 import { createAnthropic } from '../providers/anthropic.js';
 import { createLMStudio, createOllama, createOpenAI, createOpenRouter } from '../providers/builtin.js';
 import type { LLMProvider, ToolDefinition } from '../providers/types.js';
-import {
-  type LoopbackServer,
-  type ReceivedRequest,
-  sendJson,
-  sendSse,
-  startLoopbackServer,
-} from '../test-support/loopback-server.js';
+import { type LoopbackServer, type ReceivedRequest, sendJson, sendSse } from '../test-support/loopback-server.js';
+import { isolateEnv, useLoopbackServers } from '../test-support/provider-setup.js';
 import { prose } from '../test-support/text.js';
 import type { AgentEvent, RecoveryEvent } from './events.js';
 import type { AgentResult } from './result.js';
@@ -35,36 +30,15 @@ import type { Tool } from './tool.js';
 // Setup
 // ---------------------------------------------------------------------------------------
 
-const ENV_KEYS = [
-  'OPENAI_API_KEY',
-  'OPENAI_BASE_URL',
-  'OPENROUTER_API_KEY',
-  'OPENROUTER_BASE_URL',
-  'ANTHROPIC_API_KEY',
-  'ANTHROPIC_BASE_URL',
-  'OLLAMA_HOST',
-  'LMSTUDIO_BASE_URL',
-] as const;
-let savedEnv: Record<string, string | undefined> = {};
-const servers: LoopbackServer[] = [];
+isolateEnv();
+const serve = useLoopbackServers();
 
 beforeEach(() => {
-  savedEnv = {};
-  for (const key of ENV_KEYS) {
-    savedEnv[key] = process.env[key];
-    delete process.env[key];
-  }
   // The compaction hook warns when a user protectedTokens is capped; not what these tests are about.
   vi.spyOn(console, 'warn').mockImplementation(() => {});
 });
 
-afterEach(async () => {
-  for (const key of ENV_KEYS) {
-    const value = savedEnv[key];
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
-  await Promise.all(servers.splice(0).map((s) => s.close()));
+afterEach(() => {
   resetModelRegistry();
   vi.restoreAllMocks();
 });
@@ -629,7 +603,7 @@ async function vendorServer(
 ): Promise<{ server: LoopbackServer; exchanges: Exchange[] }> {
   const exchanges: Exchange[] = [];
   let answered = 0;
-  const server = await startLoopbackServer(async (request, response) => {
+  const server = await serve(async (request, response) => {
     const route = routes[`${request.method} ${request.path}`];
     if (route !== undefined) return route(request, response);
     if (request.method !== 'POST' || request.path !== vendor.path) {
@@ -656,7 +630,6 @@ async function vendorServer(
     else if (vendor.mediaTooLarge === undefined) throw new Error(`${vendor.name} has no media error body`);
     else vendor.mediaTooLarge(response);
   });
-  servers.push(server);
   return { server, exchanges };
 }
 
@@ -1082,8 +1055,7 @@ describe("Ollama's /v1 overflow answers, read by createOllama over HTTP", () => 
       ollamaOverflowWorded(26_528, 16_384),
     ],
   ])('%s → LOUSHO_CONTEXT_OVERFLOW with the limit and the request size', async (_, status, body) => {
-    const server = await startLoopbackServer((_request, response) => sendJson(response, status, body));
-    servers.push(server);
+    const server = await serve((_request, response) => sendJson(response, status, body));
     const provider = createOllama({ host: server.url, retry: { maxRetries: 0 } })('qwen3:8b');
     const error = await provider.generate({ model: 'qwen3:8b', messages: [{ role: 'user', content: 'Hi' }] }).then(
       () => expect.fail('the call succeeded'),

@@ -1,35 +1,28 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
-import { LoushoError } from '../errors/lousho-error.js';
 import type { AgentEvent } from '../executor/events.js';
 import { tool } from '../executor/tool.js';
 import type { Message } from '../messages/types.js';
+import { rejection } from '../test-support/errors.js';
 import {
   type Handler,
   type LoopbackServer,
   type ReceivedRequest,
   sendJson,
   sendSse,
-  startLoopbackServer,
 } from '../test-support/loopback-server.js';
+import { useLoopbackServers } from '../test-support/provider-setup.js';
 import { createAnthropic } from './anthropic.js';
 import { toFinishReason } from './anthropic-messages.js';
 import type { ModelRequest, ModelStreamPart } from './types.js';
 
 const MODEL = 'claude-opus-4-6';
 const SNAPSHOT = 'claude-opus-4-6-20260205';
-const servers: LoopbackServer[] = [];
+const serve = useLoopbackServers();
 
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
+afterEach(() => {
   vi.unstubAllEnvs();
 });
-
-async function serve(handler: Handler): Promise<LoopbackServer> {
-  const server = await startLoopbackServer(handler);
-  servers.push(server);
-  return server;
-}
 
 /** A server that answers each request with the next handler (the last one repeats). */
 async function serveEach(...handlers: Handler[]): Promise<LoopbackServer> {
@@ -116,15 +109,7 @@ async function collect(parts: AsyncIterable<ModelStreamPart>): Promise<ModelStre
   return out;
 }
 
-async function failure(promise: Promise<unknown>): Promise<LoushoError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (LoushoError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
+const failure = rejection;
 
 const ask = (text: string, extra: Partial<ModelRequest> = {}): ModelRequest => ({
   model: MODEL,

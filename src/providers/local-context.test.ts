@@ -5,7 +5,7 @@
  * server's value, never the 128,000 fallback when the server can tell.
  */
 import type { ServerResponse } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type CompactionConfig, createAgent } from '../agent/create-agent.js';
 import type { CompactionDoneEvent, CompactionStartEvent } from '../compaction/events.js';
 import type { AgentEvent } from '../executor/events.js';
@@ -19,8 +19,8 @@ import {
   type ReceivedRequest,
   sendJson,
   sendSse,
-  startLoopbackServer,
 } from '../test-support/loopback-server.js';
+import { closedPortUrl, isolateEnv, useLoopbackServers } from '../test-support/provider-setup.js';
 import { prose } from '../test-support/text.js';
 import { createLMStudio, createOllama } from './builtin.js';
 import { lmStudioContextWindow, ollamaContextWindow, ollamaOrigin } from './local-context.js';
@@ -30,34 +30,13 @@ import type { LLMProvider, ToolDefinition } from './types.js';
 // Helpers
 // ---------------------------------------------------------------------------------------
 
-const servers: LoopbackServer[] = [];
-let savedHost: string | undefined;
+isolateEnv(['OLLAMA_HOST']);
+const serve = useLoopbackServers();
 
-beforeEach(() => {
-  savedHost = process.env.OLLAMA_HOST;
-  delete process.env.OLLAMA_HOST;
-});
-
-afterEach(async () => {
-  if (savedHost === undefined) delete process.env.OLLAMA_HOST;
-  else process.env.OLLAMA_HOST = savedHost;
-  await Promise.all(servers.splice(0).map((s) => s.close()));
+afterEach(() => {
   resetModelRegistry();
   vi.restoreAllMocks();
 });
-
-async function serve(handler: Handler): Promise<LoopbackServer> {
-  const server = await startLoopbackServer(handler);
-  servers.push(server);
-  return server;
-}
-
-/** The URL of a port nothing listens on (a server that was started and closed). */
-async function closedPortUrl(): Promise<string> {
-  const server = await startLoopbackServer(() => {});
-  await server.close();
-  return server.url;
-}
 
 type Routes = Record<string, (request: ReceivedRequest, response: ServerResponse) => void | Promise<void>>;
 

@@ -5,21 +5,22 @@
  * streams of `chat.completion.chunk` objects, and each vendor's real error bodies.
  */
 import type { ServerResponse } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import type { AgentEvent } from '../executor/events.js';
 import type { Tool } from '../executor/tool.js';
 import type { Message } from '../messages/types.js';
 import { resetModelRegistry } from '../models/registry.js';
+import { rejection } from '../test-support/errors.js';
 import {
   type Handler,
   type LoopbackServer,
   type ReceivedRequest,
   sendJson,
   sendSse,
-  startLoopbackServer,
 } from '../test-support/loopback-server.js';
+import { closedPortUrl, isolateEnv, useLoopbackServers, within } from '../test-support/provider-setup.js';
 import { createLMStudio, createOllama, createOpenAI, createOpenRouter } from './builtin.js';
 import { createOpenAICompatible, type OpenAICompatibleOptions } from './openai-compatible.js';
 import type { resolveProvider } from './resolve-provider.js';
@@ -188,72 +189,16 @@ function scripted(turns: Turn[] | ((index: number, request: ReceivedRequest) => 
 // Helpers
 // ---------------------------------------------------------------------------------------
 
-const ENV_KEYS = [
-  'OPENAI_API_KEY',
-  'OPENAI_BASE_URL',
-  'OPENROUTER_API_KEY',
-  'OPENROUTER_BASE_URL',
-  'OLLAMA_HOST',
-  'LMSTUDIO_BASE_URL',
-] as const;
-let savedEnv: Record<string, string | undefined> = {};
-const servers: LoopbackServer[] = [];
+isolateEnv();
+const serve = useLoopbackServers();
 
-beforeEach(() => {
-  savedEnv = {};
-  for (const key of ENV_KEYS) {
-    savedEnv[key] = process.env[key];
-    delete process.env[key];
-  }
-});
-
-afterEach(async () => {
-  for (const key of ENV_KEYS) {
-    const value = savedEnv[key];
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
-  await Promise.all(servers.splice(0).map((s) => s.close()));
+afterEach(() => {
   resetModelRegistry();
   vi.restoreAllMocks();
 });
 
-async function serve(handler: Handler): Promise<LoopbackServer> {
-  const server = await startLoopbackServer(handler);
-  servers.push(server);
-  return server;
-}
-
-/** The URL of a port nothing listens on (a server that was started and closed). */
-async function closedPortUrl(): Promise<string> {
-  const server = await startLoopbackServer(() => {});
-  await server.close();
-  return server.url;
-}
-
 function compatible(server: LoopbackServer, options: OpenAICompatibleOptions = {}) {
   return createOpenAICompatible({ baseURL: `${server.url}/v1`, apiKey: 'test', ...options });
-}
-
-/** The LoushoError a promise rejects with; fails the test when it resolves or rejects with something else. */
-async function rejection(promise: Promise<unknown>): Promise<LoushoError> {
-  let value: unknown;
-  try {
-    value = await promise;
-  } catch (error) {
-    if (LoushoError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error(`expected a LoushoError, but the promise resolved to ${JSON.stringify(value)?.slice(0, 300)}`);
-}
-
-/** Rejects when `promise` has not settled after `ms`: turns a hang into a failure. */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(what)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 async function collect(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {

@@ -4,16 +4,11 @@
  * through the real openai client and a loopback server, with that vendor's own error bodies.
  */
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
 import { rejection } from '../test-support/errors.js';
-import {
-  type LoopbackServer,
-  type ReceivedRequest,
-  sendJson,
-  sendSse,
-  startLoopbackServer,
-} from '../test-support/loopback-server.js';
+import { type LoopbackServer, type ReceivedRequest, sendJson, sendSse } from '../test-support/loopback-server.js';
+import { useLoopbackServers } from '../test-support/provider-setup.js';
 import { createLMStudio, createOllama, createOpenAI, createOpenRouter } from './builtin.js';
 import { createOpenAICompatible } from './openai-compatible.js';
 import type { LLMProvider, ModelStreamPart } from './types.js';
@@ -123,16 +118,7 @@ const FLAVORS: Flavor[] = [
   },
 ];
 
-const servers: LoopbackServer[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0)) await s.close();
-});
-
-async function serve(handler: (request: ReceivedRequest, response: ServerResponse) => void | Promise<void>) {
-  const server = await startLoopbackServer(handler);
-  servers.push(server);
-  return server;
-}
+const serve = useLoopbackServers();
 
 const USAGE = {
   prompt_tokens: 42,

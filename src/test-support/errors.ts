@@ -2,13 +2,14 @@ import { LoushoError } from '../errors/lousho-error.js';
 
 /** The LoushoError a promise rejects with; fails when it resolves or rejects with something else. */
 export async function rejection(promise: Promise<unknown>): Promise<LoushoError> {
+  let value: unknown;
   try {
-    await promise;
+    value = await promise;
   } catch (error) {
     if (LoushoError.isInstance(error)) return error;
     throw error;
   }
-  throw new Error('expected the promise to reject with a LoushoError');
+  throw new Error(`expected a LoushoError, but the promise resolved to ${JSON.stringify(value)?.slice(0, 300)}`);
 }
 
 /** The LoushoError a function throws; fails when it returns or throws something else. */

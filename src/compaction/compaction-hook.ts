@@ -168,10 +168,11 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
   async function compactNow(
     { request, run, emit }: PreGenerateContext,
     sizes: { contextWindow: number; thresholdTokens: number; protectedTokens: number; loud: boolean },
+    measured?: ReturnType<typeof measure>,
   ): Promise<boolean> {
     const memory = memoryOf(run);
     const messages = request.messages;
-    const { profile, fixed, tokens: tokensBefore } = measure(request, memory);
+    const { profile, fixed, tokens: tokensBefore } = measured ?? measure(request, memory);
     const { contextWindow, thresholdTokens, protectedTokens } = sizes;
     const paused = summariesPaused(memory.pausedUntil, messages.length);
     if (!paused) memory.pausedUntil = undefined;
@@ -272,7 +273,8 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
 
   async function preGenerate(ctx: PreGenerateContext): Promise<void> {
     const { request, run } = ctx;
-    const { tokens } = measure(request, memoryOf(run));
+    const measured = measure(request, memoryOf(run));
+    const { tokens } = measured;
     const contextWindow = await windowOf(request, run);
     const thresholdTokens = computeThreshold(contextWindow, percent, reserve);
     if (tokens <= thresholdTokens) {
@@ -287,7 +289,7 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
           `and would protect everything; using ${protectedTokens}. Set protectedTokens below the threshold.`,
       );
     }
-    await compactNow(ctx, { contextWindow, thresholdTokens, protectedTokens, loud: false });
+    await compactNow(ctx, { contextWindow, thresholdTokens, protectedTokens, loud: false }, measured);
   }
 
   /** Compacts harder when the request does not fit: to the target, with at most half of it protected. */

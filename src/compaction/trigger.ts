@@ -12,31 +12,6 @@ export function calibrationAfterCall(
   return Math.max(0, reportedInputTokens - rawEstimate);
 }
 
-/**
- * Where the context window comes from, in order: the feature's option, a model the user
- * registered, the serving provider (a local server), the built-in table, the fallback.
- */
-export type WindowSource = 'option' | 'registered' | 'provider' | 'registry' | 'fallback';
-
-/** Picks the first known window in the documented order. */
-export function pickContextWindow(
-  candidates: {
-    option?: number | undefined;
-    registered?: number | undefined;
-    provider?: number | undefined;
-    registry?: number | undefined;
-  },
-  fallback: number,
-): { contextWindow: number; source: WindowSource } {
-  if (candidates.option !== undefined) return { contextWindow: candidates.option, source: 'option' };
-  if (candidates.registered !== undefined) return { contextWindow: candidates.registered, source: 'registered' };
-  if (candidates.provider !== undefined && candidates.provider > 0) {
-    return { contextWindow: candidates.provider, source: 'provider' };
-  }
-  if (candidates.registry !== undefined) return { contextWindow: candidates.registry, source: 'registry' };
-  return { contextWindow: fallback, source: 'fallback' };
-}
-
 /** True when a summary must be rejected: it left the request above the threshold, or made it larger. */
 export function rejectSummary(tokensBefore: number, tokensAfter: number, thresholdTokens: number): boolean {
   return tokensAfter > thresholdTokens || tokensAfter > tokensBefore;

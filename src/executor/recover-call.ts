@@ -1,3 +1,4 @@
+import { knownContextWindow } from '../compaction/context-window.js';
 import { TranscriptCounter } from '../compaction/transcript-counter.js';
 import {
   CONTINUE_PROMPT,
@@ -16,7 +17,7 @@ import {
   tokenProfile,
   toolDefinitionTokens,
 } from '../models/estimate-tokens.js';
-import { getModelInfo, getRegisteredModelInfo } from '../models/registry.js';
+import { getModelInfo } from '../models/registry.js';
 import type { LLMProvider, ModelRequest, ModelResponse, Usage } from '../providers/types.js';
 import { callModel } from './call-model.js';
 import type { AgentEvent, RecoveryEvent } from './events.js';
@@ -53,14 +54,10 @@ function requestSize(run: RunState, request: ModelRequest): number {
 }
 
 /** The window to check a request against before sending it, when one is known. */
-async function knownWindow(run: RunState, request: ModelRequest): Promise<number | undefined> {
+async function windowFor(run: RunState, request: ModelRequest): Promise<number | undefined> {
   if (run.learnedContextWindow !== undefined) return run.learnedContextWindow;
   if (run.noted !== undefined && run.noted.step === run.step) return run.noted.contextWindow;
-  return (
-    getRegisteredModelInfo(request.model)?.contextWindow ??
-    (await run.providerContextWindow()) ??
-    getModelInfo(request.model)?.contextWindow
-  );
+  return (await knownContextWindow(request.model, () => run.providerContextWindow()))?.contextWindow;
 }
 
 const addUsage = (a: Usage, b: Usage): Usage => ({
@@ -98,7 +95,7 @@ export async function callWithRecovery(options: RecoverCallOptions): Promise<Mod
     emit?.({ type: 'recovery.done', runId: run.runId, step: run.step, kind, action, attempt });
   const fit: FitContext = options;
 
-  const window = await knownWindow(run, request);
+  const window = await windowFor(run, request);
   if (window !== undefined) {
     const budget = window - (request.maxTokens ?? 0);
     if (requestSize(run, request) > budget) {

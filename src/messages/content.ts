@@ -1,4 +1,4 @@
-import type { ContentPart, Message, TextPart } from './types.js';
+import type { ContentPart, TextPart } from './types.js';
 
 /** The text of a message's content: a string as is, parts joined by newlines (images left out). */
 export function contentText(content: string | readonly (ContentPart | TextPart)[]): string {
@@ -16,9 +16,4 @@ export function contentLength(content: string | readonly (ContentPart | TextPart
   let length = 0;
   for (const part of content) if (part.type === 'text') length += part.text.length;
   return length;
-}
-
-/** The text of a message, for display and summaries. */
-export function messageText(message: Message): string {
-  return contentText(message.content);
 }

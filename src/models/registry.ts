@@ -35,6 +35,8 @@ const DATE_SUFFIX = /-(\d{4}-\d{2}-\d{2}|\d{8}|\d{4}|latest|preview)$/;
 const builtIn = new Map<string, ModelInfo>();
 for (const info of BUILT_IN_MODELS) builtIn.set(info.id, info);
 const registered = new Map<string, ModelInfo>();
+/** The entries added with registerModel(), to tell them from the built-in table in O(1). */
+const registeredInfos = new Set<ModelInfo>();
 
 function candidates(id: string): string[] {
   const out: string[] = [];
@@ -92,10 +94,9 @@ export function getModelInfo(model: string): ModelInfo | undefined {
   return undefined;
 }
 
-/** Like getModelInfo(), but only models added with registerModel(): the user's own settings. */
-export function getRegisteredModelInfo(model: string): ModelInfo | undefined {
-  const info = getModelInfo(model);
-  return info !== undefined && [...registered.values()].includes(info) ? info : undefined;
+/** True when `info` came from registerModel() rather than the built-in table. */
+export function isRegisteredModel(info: ModelInfo): boolean {
+  return registeredInfos.has(info);
 }
 
 function isLocal(provider: string): boolean {
@@ -142,6 +143,7 @@ export function registerModel(info: ModelInfo): ModelInfo {
   const split = splitModelId(info.id);
   const id = split.provider === info.provider ? split.id : info.id;
   const entry: ModelInfo = { ...info, id };
+  registeredInfos.add(entry);
   registered.set(id.toLowerCase(), entry);
   registered.set(`${info.provider.toLowerCase()}/${id.toLowerCase()}`, entry);
   return entry;
@@ -150,4 +152,5 @@ export function registerModel(info: ModelInfo): ModelInfo {
 /** Removes every model added with {@link registerModel} (for tests). */
 export function resetModelRegistry(): void {
   registered.clear();
+  registeredInfos.clear();
 }

@@ -22,7 +22,7 @@ import { ToolRegistry } from '../executor/tool-registry.js';
 import type { Message } from '../messages/types.js';
 import { isLLMProvider, resolveProvider } from '../providers/resolve-provider.js';
 import type { JSONSchema, LLMProvider, ModelSpec } from '../providers/types.js';
-import { Session, type SessionCompactOptions } from '../sessions/session.js';
+import { Session } from '../sessions/session.js';
 import { MemorySessionStore, type SessionStore } from '../sessions/store.js';
 import { checkToolSearch, createToolSearch, type ToolSearchOptions } from './tool-search.js';
 
@@ -114,10 +114,16 @@ const COMPACTION_KEYS = new Set([
   'summarizer',
 ]);
 
-/** The compaction hook createAgent({ compaction }) installs, or undefined for none. */
-export function compactionHookFor(compaction: unknown): AgentHook | undefined {
+/**
+ * What a compaction option (createAgent's, or a session's) stands for: the hook's options
+ * with the strategy resolved (a summarizer selects twoPhaseStrategy()), or undefined when it
+ * is off. Throws LOUSHO_CONFIG_INVALID on a bad value.
+ */
+export function compactionOptionsFor(
+  compaction: unknown,
+): (CompactionHookOptions & { strategy: CompactionStrategy }) | undefined {
   if (compaction === undefined || compaction === false) return undefined;
-  if (compaction === true) return createCompactionHook();
+  if (compaction === true) return { strategy: pruneToolResultsStrategy() };
   if (typeof compaction !== 'object' || compaction === null) {
     throw configError(
       'compaction must be true, false or an object such as { thresholdPercent: 0.8, summarizer: "openai/gpt-4o-mini" }.',
@@ -129,40 +135,25 @@ export function compactionHookFor(compaction: unknown): AgentHook | undefined {
       `compaction has unknown option ${unknown.map((k) => `'${k}'`).join(', ')}; it takes ${[...COMPACTION_KEYS].join(', ')}.`,
     );
   }
-  const { summarizer, ...hookOptions } = compaction as CompactionConfig;
-  if (summarizer !== undefined && hookOptions.strategy !== undefined) {
+  const { summarizer, strategy, ...rest } = compaction as CompactionConfig;
+  if (summarizer !== undefined && strategy !== undefined) {
     throw configError(
       'compaction: summarizer and strategy cannot be combined. Pass strategy: twoPhaseStrategy({ model }) instead of summarizer, or drop strategy.',
     );
   }
-  if (summarizer !== undefined) {
-    hookOptions.strategy = isSummarizer(summarizer)
-      ? twoPhaseStrategy({ summarizer })
-      : twoPhaseStrategy({ model: summarizer });
-  }
-  return createCompactionHook(hookOptions);
+  const resolved =
+    strategy ??
+    (summarizer === undefined
+      ? pruneToolResultsStrategy()
+      : isSummarizer(summarizer)
+        ? twoPhaseStrategy({ summarizer })
+        : twoPhaseStrategy({ model: summarizer }));
+  return { ...rest, strategy: resolved };
 }
 
-/** The strategy and settings a compaction option stands for, for session.compact(); undefined when it is off. */
-function compactionSettings(
-  compaction: unknown,
-): (SessionCompactOptions & { strategy: CompactionStrategy }) | undefined {
-  if (compaction === undefined || compaction === false) return undefined;
-  if (compaction === true) return { strategy: pruneToolResultsStrategy() };
-  const c = compaction as CompactionConfig;
-  const strategy =
-    c.strategy ??
-    (c.summarizer === undefined
-      ? pruneToolResultsStrategy()
-      : isSummarizer(c.summarizer)
-        ? twoPhaseStrategy({ summarizer: c.summarizer })
-        : twoPhaseStrategy({ model: c.summarizer }));
-  return {
-    strategy,
-    ...(c.protectedTokens === undefined ? {} : { protectedTokens: c.protectedTokens }),
-    ...(c.thresholdPercent === undefined ? {} : { thresholdPercent: c.thresholdPercent }),
-    ...(c.contextWindow === undefined ? {} : { contextWindow: c.contextWindow }),
-  };
+/** The compaction hook a compaction option installs, or undefined for none. */
+function hookFor(options: CompactionHookOptions | undefined): AgentHook | undefined {
+  return options === undefined ? undefined : createCompactionHook(options);
 }
 
 /** Folds the top-level `summarizer` shorthand into the compaction option. */
@@ -207,8 +198,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
   const limits = checkLimits(options.limits);
   const tools = new ToolRegistry(options.tools ?? []);
   const hooks = new HookRegistry(options.hooks ?? []);
-  const agentCompaction = withSummarizer(options.compaction, options.summarizer);
-  const compactionHook = compactionHookFor(agentCompaction);
+  const agentCompaction = compactionOptionsFor(withSummarizer(options.compaction, options.summarizer));
+  const compactionHook = hookFor(agentCompaction);
   if (compactionHook !== undefined) hooks.register(compactionHook);
   const search = checkToolSearch(options.toolSearch);
   const toolSearch = search === undefined ? undefined : createToolSearch(search);
@@ -255,11 +246,11 @@ export function createAgent(options: CreateAgentOptions): Agent {
       if (typeof sessionOptions !== 'object' || sessionOptions === null) {
         throw configError('agent.session() takes { id?, store?, compaction? }.');
       }
-      const own = sessionOptions.compaction;
+      const own = sessionOptions.compaction === undefined ? undefined : compactionOptionsFor(sessionOptions.compaction);
       let sessionHooks = hooks;
-      if (own !== undefined) {
+      if (sessionOptions.compaction !== undefined) {
         sessionHooks = new HookRegistry(options.hooks ?? []);
-        const hook = compactionHookFor(own);
+        const hook = hookFor(own);
         if (hook !== undefined) sessionHooks.register(hook);
       }
       return new Session({
@@ -268,7 +259,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
         runner: {
           run: (messages, turn, emit) => executeRun(params(messages, turn, sessionHooks), emit),
           model: () => getProvider().modelId,
-          compaction: compactionSettings(own ?? agentCompaction),
+          compaction: sessionOptions.compaction === undefined ? agentCompaction : own,
         },
       });
     },

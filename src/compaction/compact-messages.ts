@@ -46,6 +46,30 @@ export interface CompactMessagesResult {
 }
 
 /**
+ * The sizes a compaction by hand works with, from its options: the window (the option,
+ * else the model registry, else 128,000), the threshold and the protected tail. Throws
+ * LOUSHO_CONFIG_INVALID, naming `where`, on a bad value.
+ */
+export function compactionSizes(
+  options: Pick<CompactMessagesOptions, 'model' | 'contextWindow' | 'thresholdPercent' | 'protectedTokens'>,
+  where: string,
+): { contextWindow: number; thresholdPercent: number; thresholdTokens: number; protectedTokens: number } {
+  const thresholdPercent = checkThresholdPercent(options.thresholdPercent, where) ?? DEFAULT_THRESHOLD_PERCENT;
+  const requested = checkTokens(options.protectedTokens, 'protectedTokens', where);
+  const contextWindow =
+    checkContextWindow(options.contextWindow, where) ??
+    (options.model === undefined ? undefined : getModelInfo(options.model)?.contextWindow) ??
+    FALLBACK_CONTEXT_WINDOW;
+  const threshold = thresholdTokens(contextWindow, thresholdPercent);
+  return {
+    contextWindow,
+    thresholdPercent,
+    thresholdTokens: threshold,
+    protectedTokens: effectiveProtectedTokens(requested, threshold).protectedTokens,
+  };
+}
+
+/**
  * Runs a strategy once, whatever the size of the conversation, and resolves to a new
  * array (the input is not modified). Use it to shrink a stored transcript before you
  * continue it. A summarizer's call here is not counted toward any run.
@@ -62,15 +86,8 @@ export async function compactMessages(
     throw configError('compactMessages(messages, options): options must be an object.');
   const where = 'compactMessages()';
   const strategy = checkStrategy(options.strategy, where) ?? pruneToolResultsStrategy();
-  const percent = checkThresholdPercent(options.thresholdPercent, where) ?? DEFAULT_THRESHOLD_PERCENT;
-  const requested = checkTokens(options.protectedTokens, 'protectedTokens', where);
   const model = options.model;
-  const contextWindow =
-    checkContextWindow(options.contextWindow, where) ??
-    (model === undefined ? undefined : getModelInfo(model)?.contextWindow) ??
-    FALLBACK_CONTEXT_WINDOW;
-  const threshold = thresholdTokens(contextWindow, percent);
-  const { protectedTokens } = effectiveProtectedTokens(requested, threshold);
+  const { contextWindow, thresholdTokens: threshold, protectedTokens } = compactionSizes(options, where);
   const profile = tokenProfile(model);
   const input = messages.slice();
   const result = await strategy.compact({

@@ -1,11 +1,4 @@
-import { compactMessages } from '../compaction/compact-messages.js';
-import {
-  checkContextWindow,
-  checkThresholdPercent,
-  DEFAULT_THRESHOLD_PERCENT,
-  FALLBACK_CONTEXT_WINDOW,
-  thresholdTokens,
-} from '../compaction/options.js';
+import { compactionSizes, compactMessages } from '../compaction/compact-messages.js';
 import type { CompactionStrategy } from '../compaction/types.js';
 import { configError, LoushoError, toError } from '../errors/lousho-error.js';
 import { type AgentStream, streamRun } from '../executor/agent-executor.js';
@@ -13,7 +6,6 @@ import type { AgentEvent, AgentEventListener } from '../executor/events.js';
 import type { AgentResult } from '../executor/result.js';
 import type { Message } from '../messages/types.js';
 import { estimateTokens } from '../models/estimate-tokens.js';
-import { getModelInfo } from '../models/registry.js';
 import type { SessionStore } from './store.js';
 
 /** Options of one session turn. */
@@ -177,19 +169,14 @@ export class Session {
       if (before.length === 0) {
         return { messagesBefore: 0, messagesAfter: 0, tokensBefore: 0, tokensAfter: 0, strategy: strategyName };
       }
-      const contextWindow =
-        checkContextWindow(settings.contextWindow, 'session.compact()') ??
-        getModelInfo(model)?.contextWindow ??
-        FALLBACK_CONTEXT_WINDOW;
-      const percent =
-        checkThresholdPercent(settings.thresholdPercent, 'session.compact()') ?? DEFAULT_THRESHOLD_PERCENT;
+      const sizes = compactionSizes({ ...settings, model }, 'session.compact()');
       const tokensBefore = estimateTokens(before, model);
       this.#emit({
         type: 'compaction.start',
         strategy: strategyName,
         tokensBefore,
-        contextWindow,
-        thresholdTokens: thresholdTokens(contextWindow, percent),
+        contextWindow: sizes.contextWindow,
+        thresholdTokens: sizes.thresholdTokens,
         trigger: 'manual',
       });
       let result: Awaited<ReturnType<typeof compactMessages>> | undefined;
@@ -197,8 +184,8 @@ export class Session {
       try {
         result = await compactMessages(before, {
           model,
-          contextWindow,
-          thresholdPercent: percent,
+          contextWindow: sizes.contextWindow,
+          thresholdPercent: sizes.thresholdPercent,
           ...(settings.strategy === undefined ? {} : { strategy: settings.strategy }),
           ...(settings.protectedTokens === undefined ? {} : { protectedTokens: settings.protectedTokens }),
         });
@@ -209,7 +196,7 @@ export class Session {
       }
       const after = result?.messages ?? before;
       const unchanged = after.length === before.length && after.every((m, i) => m === before[i]);
-      const tokensAfter = unchanged ? tokensBefore : estimateTokens(after, model);
+      const tokensAfter = unchanged || result === undefined ? tokensBefore : result.tokensAfter;
       if (!unchanged) {
         this.#messages = [...after];
         await this.#store.save(this.id, this.#messages);

@@ -274,3 +274,18 @@ describe('mediaMarker', () => {
     expect(marker).toMatch(/too large/);
   });
 });
+
+describe('cutMiddle, exactly', () => {
+  it('states the exact number of characters it removed and stays within maxChars', () => {
+    const text = 'x'.repeat(10_000);
+    const out = cutMiddle(text, 2_000, 'read_file({"path":"a.ts"}) result');
+    const marker =
+      /\n\[\.\.\. cut (\d+) of 10000 chars of read_file\(\{"path":"a\.ts"\}\) result to fit the context window \.\.\.\]\n/.exec(
+        out,
+      );
+    expect(marker).not.toBeNull();
+    const kept = out.length - (marker?.[0].length ?? 0);
+    expect(Number(marker?.[1]) + kept).toBe(10_000);
+    expect(out.length).toBeLessThanOrEqual(2_000);
+  });
+});

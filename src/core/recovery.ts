@@ -53,14 +53,17 @@ export function mediaMarker(description: string): string {
 
 /**
  * Cuts `text` to at most `maxChars`, keeping its head (70%) and tail, with a marker that
- * names the call and says how much was cut.
+ * names the call and says how many characters were cut. When `maxChars` is shorter than
+ * the marker itself, the result is the marker alone.
  */
 export function cutMiddle(text: string, maxChars: number, label: string): string {
   if (text.length <= maxChars) return text;
-  const marker = `\n[... cut ${text.length - maxChars} of ${text.length} chars of ${label} to fit the context window ...]\n`;
-  const keep = Math.max(0, maxChars - marker.length);
+  const marker = (cut: number) =>
+    `\n[... cut ${cut} of ${text.length} chars of ${label} to fit the context window ...]\n`;
+  // The marker's length depends on the count it states: size it, then state the exact count.
+  const keep = Math.max(0, maxChars - marker(text.length).length);
   const head = Math.ceil(keep * 0.7);
-  return text.slice(0, head) + marker + text.slice(text.length - (keep - head));
+  return text.slice(0, head) + marker(text.length - keep) + text.slice(text.length - (keep - head));
 }
 
 /**

@@ -18,13 +18,13 @@ import {
   toolDefinitionTokens,
 } from '../models/estimate-tokens.js';
 import { getModelInfo } from '../models/registry.js';
-import type { LLMProvider, ModelRequest, ModelResponse, Usage } from '../providers/types.js';
+import type { LLMProvider, ModelRequest, ModelResponse } from '../providers/types.js';
 import { callModel } from './call-model.js';
 import type { AgentEvent, RecoveryEvent } from './events.js';
 import { type FitContext, fitRequest, replaceRejectedMedia } from './fit-request.js';
 import type { HookRegistry } from './hooks.js';
 import type { RunState } from './run-state.js';
-import { addCall } from './usage.js';
+import { addCall, sumUsage } from './usage.js';
 
 export interface RecoverCallOptions {
   provider: LLMProvider;
@@ -59,21 +59,6 @@ async function windowFor(run: RunState, request: ModelRequest): Promise<number |
   if (run.noted !== undefined && run.noted.step === run.step) return run.noted.contextWindow;
   return (await knownContextWindow(request.model, () => run.providerContextWindow()))?.contextWindow;
 }
-
-const addUsage = (a: Usage, b: Usage): Usage => ({
-  inputTokens:
-    a.inputTokens === undefined && b.inputTokens === undefined
-      ? undefined
-      : (a.inputTokens ?? 0) + (b.inputTokens ?? 0),
-  outputTokens:
-    a.outputTokens === undefined && b.outputTokens === undefined
-      ? undefined
-      : (a.outputTokens ?? 0) + (b.outputTokens ?? 0),
-  cachedInputTokens:
-    a.cachedInputTokens === undefined && b.cachedInputTokens === undefined
-      ? undefined
-      : (a.cachedInputTokens ?? 0) + (b.cachedInputTokens ?? 0),
-});
 
 /**
  * One model call of a step, with the recoveries no provider SDK does for you, each
@@ -187,7 +172,7 @@ export async function callWithRecovery(options: RecoverCallOptions): Promise<Mod
         text: stitchText(stitched.text, continuation.text),
         toolCalls: [...stitched.toolCalls.filter((c) => typeof c.arguments !== 'string'), ...continuation.toolCalls],
         finishReason: continuation.finishReason,
-        usage: addUsage(stitched.usage, continuation.usage),
+        usage: sumUsage(stitched.usage, continuation.usage),
         ...(continuation.modelId === undefined ? {} : { modelId: continuation.modelId }),
       };
       attempts.length++;

@@ -54,12 +54,17 @@ export class RunState implements RunContext {
   providerContextWindow(): Promise<number | undefined> {
     const ask = this.provider.contextWindow;
     if (ask === undefined) return Promise.resolve(undefined);
-    // A server that cannot tell yet (a model not loaded) is asked again at the next step.
-    const pending = this.#window ?? ask.call(this.provider).catch(() => undefined);
-    this.#window = pending.then((value) => {
-      if (value === undefined) this.#window = undefined;
-      return value;
-    });
+    // Asked once per run; a server that cannot tell yet (a model not loaded) is asked again next time.
+    this.#window ??= ask.call(this.provider).then(
+      (value) => {
+        if (value === undefined) this.#window = undefined;
+        return value;
+      },
+      () => {
+        this.#window = undefined;
+        return undefined;
+      },
+    );
     return this.#window;
   }
 }

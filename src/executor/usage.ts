@@ -66,6 +66,15 @@ export function callCost(model: string, usage: Usage): number | undefined {
 
 const add = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : a + b);
 
+/** The usage of two calls together; a count stays undefined only when both are unknown. */
+export function sumUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: add(a.inputTokens, b.inputTokens),
+    outputTokens: add(a.outputTokens, b.outputTokens),
+    cachedInputTokens: add(a.cachedInputTokens, b.cachedInputTokens),
+  };
+}
+
 /** Adds one call to the totals (mutates `totals`). */
 export function addCall(totals: RunUsage, call: Omit<ModelCallRecord, 'costUsd'>): ModelCallRecord {
   const record: ModelCallRecord = { ...call, costUsd: callCost(call.model, call.usage) };

@@ -37,19 +37,6 @@ const DEFAULT_MAX_TOKENS = 4096;
 const NON_STREAMING_MAX_TOKENS = 21_333;
 
 /** The HTTP status of each Messages API error type, for `event: error` frames inside a 200 stream. */
-const ERROR_TYPE_STATUS: Record<string, number> = {
-  invalid_request_error: 400,
-  authentication_error: 401,
-  billing_error: 402,
-  permission_error: 403,
-  not_found_error: 404,
-  request_too_large: 413,
-  rate_limit_error: 429,
-  api_error: 500,
-  timeout_error: 504,
-  overloaded_error: 529,
-};
-
 function abortedError(cause?: unknown): LoushoError {
   return new LoushoError('LOUSHO_ABORTED', 'The model call was aborted through its AbortSignal.', {
     ...(cause === undefined ? {} : { cause }),
@@ -83,12 +70,6 @@ function describe(error: Error): string {
     cause = cause.cause;
   }
   return causes.length === 0 ? error.message : `${error.message} (${causes.join(': ')})`;
-}
-
-/** The status an error body's `error.type` stands for (a stream's error frame has no status of its own). */
-function statusOfBody(body: unknown): number {
-  const type = (body as { error?: { type?: unknown } } | null | undefined)?.error?.type;
-  return (typeof type === 'string' ? ERROR_TYPE_STATUS[type] : undefined) ?? 500;
 }
 
 /**
@@ -163,10 +144,10 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
       }
       if (error instanceof sdk.APIError) {
         const body = error.error;
-        const status = error.status ?? statusOfBody(body);
+        // A stream's error frame has no status; the classifier reads it from error.type.
         const classified = classifyProviderError({
           ...failure,
-          status,
+          status: error.status ?? undefined,
           headers: error.headers,
           body,
           message: error.message,

@@ -47,6 +47,30 @@ function errorCode(body: unknown): string | undefined {
   return typeof e.code === 'string' ? e.code : typeof e.type === 'string' ? e.type : undefined;
 }
 
+/**
+ * The HTTP status an error body's `error.type` stands for, for errors that arrive without
+ * one (an error frame inside a stream that had already answered 200). Anthropic's types,
+ * which OpenRouter relays too.
+ */
+const ERROR_TYPE_STATUS: Readonly<Record<string, number>> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  billing_error: 402,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  timeout_error: 504,
+  overloaded_error: 529,
+};
+
+function statusOfErrorType(body: unknown): number | undefined {
+  const error = (body as { error?: { type?: unknown }; type?: unknown } | null | undefined)?.error;
+  const type = typeof error === 'object' && error !== null ? error.type : undefined;
+  return typeof type === 'string' ? ERROR_TYPE_STATUS[type] : undefined;
+}
+
 /** Milliseconds to wait from retry-after-ms, retry-after (seconds or a date), or "try again in 20s" in the text. */
 export function retryAfterMs(headers: ProviderFailure['headers'], text: string): number | undefined {
   const ms = Number(header(headers, 'retry-after-ms'));
@@ -109,7 +133,8 @@ function mediaMessageIndex(text: string): number | undefined {
  * 529 and network failures).
  */
 export function classifyProviderError(failure: ProviderFailure): LoushoError {
-  const { provider, model, status } = failure;
+  const { provider, model } = failure;
+  const status = failure.status ?? (failure.body === undefined ? undefined : statusOfErrorType(failure.body));
   const text = errorText(failure.body) || failure.message || 'no error message';
   const code = errorCode(failure.body);
   const where = `${provider}/${model}`;

@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseToolArguments } from '../src/messages/tool-arguments.js';
 import type { Message } from '../src/messages/types.js';
 import type { ToolDefinition } from '../src/providers/types.js';
 
@@ -43,14 +44,6 @@ interface RawMessage {
   extra?: { response?: { usage?: { prompt_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } } } };
 }
 
-function parseArguments(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 /** Converts one trajectory file. */
 export function readTrajectory(path: string): Trajectory {
   const raw = JSON.parse(readFileSync(path, 'utf8')) as { instance_id: string; messages: RawMessage[] };
@@ -77,7 +70,7 @@ export function readTrajectory(path: string): Trajectory {
         toolCalls: (m.tool_calls ?? []).map((c) => ({
           id: c.id,
           name: c.function.name,
-          arguments: parseArguments(c.function.arguments),
+          arguments: parseToolArguments(c.function.arguments),
         })),
       });
     }

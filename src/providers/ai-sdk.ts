@@ -1,4 +1,5 @@
 import { configError, LoushoError } from '../errors/lousho-error.js';
+import { parseToolArguments } from '../messages/tool-arguments.js';
 import type { ToolCall } from '../messages/types.js';
 import { type AISDKPromptForm, type AISDKPromptMessage, promptForm, toAISDKPrompt } from './ai-sdk-prompt.js';
 import { classifyProviderError } from './classify-error.js';
@@ -284,17 +285,6 @@ function field(part: AISDKPart, name: string): unknown {
   return (part as unknown as Record<string, unknown>)[name];
 }
 
-/** The arguments of a call: its JSON text parsed, {} when empty, the text itself when it is not JSON. */
-function parseInput(input: unknown): unknown {
-  if (typeof input !== 'string') return input ?? {};
-  if (input.trim() === '') return {};
-  try {
-    return JSON.parse(input);
-  } catch {
-    return input;
-  }
-}
-
 /** A 'tool-call' part as our ToolCall; undefined for calls the provider ran itself (its built-in tools). */
 function toToolCall(part: AISDKPart): ToolCall | undefined {
   if (field(part, 'providerExecuted') === true) return undefined;
@@ -303,7 +293,7 @@ function toToolCall(part: AISDKPart): ToolCall | undefined {
   return {
     id: typeof id === 'string' ? id : '',
     name: typeof name === 'string' ? name : '',
-    arguments: parseInput(field(part, 'input')),
+    arguments: parseToolArguments(field(part, 'input')),
   };
 }
 

@@ -1,5 +1,6 @@
 import { LoushoError } from '../errors/lousho-error.js';
 import { contentText } from '../messages/content.js';
+import { parseToolArguments } from '../messages/tool-arguments.js';
 import type { ContentPart, ImagePart, Message, TextPart, ToolCall } from '../messages/types.js';
 import type { FinishReason, JSONSchema, ModelRequest, ModelStreamPart, Usage } from './types.js';
 
@@ -335,16 +336,6 @@ export function toUsage(usage: AnthropicUsage | null | undefined): Usage {
   };
 }
 
-/** Parses streamed tool input; text that is not JSON is kept as it is (validation then reports it). */
-export function parseToolInput(text: string): unknown {
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 /** The text and tool calls of a whole reply. */
 export function fromAnthropicReply(reply: AnthropicReply): {
   text: string;
@@ -418,7 +409,7 @@ export class AnthropicStreamParser {
         const tool = this.tools.get(index);
         if (tool === undefined) return [];
         this.tools.delete(index);
-        const input = tool.json === '' ? (tool.input ?? {}) : parseToolInput(tool.json);
+        const input = tool.json === '' ? (tool.input ?? {}) : parseToolArguments(tool.json);
         return [{ type: 'tool-call', toolCall: { id: tool.id, name: tool.name, arguments: input } }];
       }
       case 'message_delta':

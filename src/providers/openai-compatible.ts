@@ -1,13 +1,7 @@
 import { LoushoError } from '../errors/lousho-error.js';
+import { parseToolArguments } from '../messages/tool-arguments.js';
 import { classifyProviderError } from './classify-error.js';
-import {
-  type ChatUsage,
-  chatRequestBody,
-  parseArguments,
-  toFinishReason,
-  toToolCalls,
-  toUsage,
-} from './openai-messages.js';
+import { type ChatUsage, chatRequestBody, toFinishReason, toToolCalls, toUsage } from './openai-messages.js';
 import { type RetryOptions, streamWithRetries, withRetries } from './retry.js';
 import type { FinishReason, LLMProvider, ModelRequest, ModelResponse, ModelStreamPart, Usage } from './types.js';
 
@@ -226,7 +220,7 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
       for (const [index, call] of [...calls.entries()].sort((a, b) => a[0] - b[0])) {
         yield {
           type: 'tool-call',
-          toolCall: { id: call.id ?? `call_${index}`, name: call.name, arguments: parseArguments(call.args) },
+          toolCall: { id: call.id ?? `call_${index}`, name: call.name, arguments: parseToolArguments(call.args) },
         };
       }
       yield { type: 'finish', finishReason, usage, ...(model === undefined ? {} : { modelId: model }) };

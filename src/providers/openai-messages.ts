@@ -1,4 +1,5 @@
 import { contentText } from '../messages/content.js';
+import { parseToolArguments } from '../messages/tool-arguments.js';
 import type { ContentPart, ImagePart, Message, ToolCall } from '../messages/types.js';
 import { argumentsText } from '../models/estimate-tokens.js';
 import type { FinishReason, ModelRequest, Usage } from './types.js';
@@ -109,23 +110,13 @@ export function chatRequestBody(
   };
 }
 
-/** Parses tool-call arguments; text that is not JSON is kept as it is (validation then reports it). */
-export function parseArguments(text: string): unknown {
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 export function toToolCalls(
   calls: readonly { id?: string; function?: { name?: string; arguments?: string } }[] | null | undefined,
 ): ToolCall[] {
   return (calls ?? []).map((c, i) => ({
     id: c.id ?? `call_${i}`,
     name: c.function?.name ?? '',
-    arguments: parseArguments(c.function?.arguments ?? ''),
+    arguments: parseToolArguments(c.function?.arguments ?? ''),
   }));
 }
 

@@ -177,23 +177,23 @@ describe('agent.send()', () => {
     expect(transcript).toEqual(copy);
   });
 
-  it('rejects a malformed input message with LOUSHO_INVALID_MESSAGE', async () => {
+  it('rejects a malformed input message with LOUSHO_MESSAGE_INVALID', async () => {
     const agent = createAgent({ provider: mockModel(['ok']) });
     const error = await rejection(agent.send({ role: 'robot', content: 'x' } as unknown as Message));
-    expect(error.code).toBe('LOUSHO_INVALID_MESSAGE');
+    expect(error.code).toBe('LOUSHO_MESSAGE_INVALID');
   });
 
   it('sends outputSchema, maxOutputTokens and temperature with every request', async () => {
     const model = mockModel(['{"a":1}']);
     const outputSchema = { type: 'object', properties: { a: { type: 'number' } } };
     await createAgent({ provider: model, outputSchema, maxOutputTokens: 50, temperature: 0.2 }).send('hi');
-    expect(model.calls[0]).toMatchObject({ outputSchema, maxTokens: 50, temperature: 0.2, model: 'mock-model' });
+    expect(model.calls[0]).toMatchObject({ outputSchema, maxOutputTokens: 50, temperature: 0.2, model: 'mock-model' });
   });
 
   it('wraps a model failure as a LoushoError with the partial result', async () => {
     const agent = createAgent({ provider: mockModel([new Error('overloaded')]) });
     const error = await rejection(agent.send('hi'));
-    expect(error.code).toBe('LOUSHO_PROVIDER_ERROR');
+    expect(error.code).toBe('LOUSHO_PROVIDER_FAILED');
     expect(error.message).toContain('overloaded');
     expect(partialResult(error)?.messages).toEqual([{ role: 'user', content: 'hi' }]);
   });
@@ -273,8 +273,8 @@ describe('agent.stream()', () => {
     }
     expect(events.map((e) => e.type)).toEqual(['run.start', 'step.start', 'run.error']);
     expect(LoushoError.isInstance(caught)).toBe(true);
-    expect(caught).toMatchObject({ code: 'LOUSHO_PROVIDER_ERROR' });
-    expect(events[2]).toMatchObject({ type: 'run.error', error: { code: 'LOUSHO_PROVIDER_ERROR' } });
+    expect(caught).toMatchObject({ code: 'LOUSHO_PROVIDER_FAILED' });
+    expect(events[2]).toMatchObject({ type: 'run.error', error: { code: 'LOUSHO_PROVIDER_FAILED' } });
     await expect(stream.result).rejects.toBe(caught);
   });
 

@@ -62,7 +62,7 @@ export interface CreateAgentOptions {
   toolSearch?: boolean | ToolSearchOptions;
   /** The final answer must be JSON matching this schema. */
   outputSchema?: JSONSchema;
-  /** maxTokens of each model call. */
+  /** maxOutputTokens of each model call. */
   maxOutputTokens?: number;
   temperature?: number;
 }

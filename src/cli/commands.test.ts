@@ -57,7 +57,7 @@ describe('lousho compact', () => {
     const bad = await file('bad.json', '[{"role":"robot"}]');
     const a = io();
     expect(await runCli(['compact', bad], a.io, noRun)).toBe(1);
-    expect(a.err[0]).toMatch(/^LOUSHO_INVALID_MESSAGE: messages\[0\]/);
+    expect(a.err[0]).toMatch(/^LOUSHO_MESSAGE_INVALID: messages\[0\]/);
     const b = io();
     expect(await runCli(['compact', bad, '--strategy', 'magic'], b.io, noRun)).toBe(1);
     expect(b.err[0]).toContain('--strategy must be prune or compactor');

@@ -65,7 +65,7 @@ export function compactorStrategy(options: CompactorStrategyOptions = {}): Compa
         ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }),
       });
       const result = await compactor.recover(input.messages, {
-        ...(input.abortSignal === undefined ? {} : { signal: input.abortSignal }),
+        ...(input.abortSignal === undefined ? {} : { abortSignal: input.abortSignal }),
         ...(input.onModelCall === undefined ? {} : { onModelCall: input.onModelCall }),
       });
       return {

@@ -41,7 +41,7 @@ describe('summarizeStrategy', () => {
     const summarizer = mockModel(['s']);
     await summarizeStrategy({ model: summarizer, maxSummaryTokens: 300 }).compact(input(readingTranscript(3), 0));
     const [request] = summarizer.calls;
-    expect(request?.maxTokens).toBe(300);
+    expect(request?.maxOutputTokens).toBe(300);
     expect(request?.tools).toBeUndefined();
     expect(request?.messages[0]).toEqual({ role: 'system', content: DEFAULT_SUMMARY_PROMPT });
     expect(request?.messages[1]?.content).toContain('[assistant called read_file({"path":"src/file0.ts"})]');
@@ -210,7 +210,7 @@ describe('compactMessages', () => {
       message: expect.stringContaining('CompactionStrategy'),
     });
     await expect(compactMessages([{ role: 'tool', content: 'x' } as never])).rejects.toMatchObject({
-      code: 'LOUSHO_INVALID_MESSAGE',
+      code: 'LOUSHO_MESSAGE_INVALID',
     });
   });
 });

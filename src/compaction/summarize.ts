@@ -25,7 +25,7 @@ export interface SummarizeStrategyOptions {
   protectedTokens?: number;
   /** The summarizer's system message; DEFAULT_SUMMARY_PROMPT when absent. */
   prompt?: string;
-  /** maxTokens of the summary call; the provider's default when absent. */
+  /** maxOutputTokens of the summary call; the provider's default when absent. */
   maxSummaryTokens?: number;
 }
 
@@ -78,17 +78,17 @@ async function writeSummary(
     const text = (
       await options.summarizer.summarize(messages, {
         toText: renderMessage,
-        signal: input.abortSignal,
+        abortSignal: input.abortSignal,
         onModelCall: input.onModelCall,
       })
     ).trim();
-    if (text === '') throw new LoushoError('LOUSHO_PROVIDER_ERROR', 'The summarizer returned no text.');
+    if (text === '') throw new LoushoError('LOUSHO_PROVIDER_FAILED', 'The summarizer returned no text.');
     return text;
   }
   return summarizeWithModel(getProvider(), serializeTranscript(messages), {
     prompt: options.prompt,
-    maxTokens: options.maxSummaryTokens,
-    signal: input.abortSignal,
+    maxOutputTokens: options.maxSummaryTokens,
+    abortSignal: input.abortSignal,
     onModelCall: input.onModelCall,
   });
 }

@@ -332,15 +332,15 @@ describe('Compactor.recover(): stage 2, summarize', () => {
     expect([0, turn.length]).toContain(inSummary);
   });
 
-  it('passes the signal and onModelCall to the summarizer, with toText from the adapter', async () => {
+  it('passes the abortSignal and onModelCall to the summarizer, with toText from the adapter', async () => {
     const { summarizer, contexts } = recordingSummarizer();
     const controller = new AbortController();
     const onModelCall = vi.fn();
     await compactor({ budgetTokens: 1_000, softThreshold: 0.3, summarizer }).recover(texts(10), {
-      signal: controller.signal,
+      abortSignal: controller.signal,
       onModelCall,
     });
-    expect(contexts[0]?.signal).toBe(controller.signal);
+    expect(contexts[0]?.abortSignal).toBe(controller.signal);
     expect(contexts[0]?.onModelCall).toBe(onModelCall);
     expect(contexts[0]?.toText(text(1, 'abc'))).toMatch(/text: abc$/);
   });

@@ -116,7 +116,7 @@ export class Compactor<M> {
   /** Compacts `messages` if they are over the soft limit. Never modifies the input. */
   async recover(
     messages: readonly M[],
-    options: { signal?: AbortSignal; onModelCall?: SummarizeContext<M>['onModelCall'] } = {},
+    options: { abortSignal?: AbortSignal; onModelCall?: SummarizeContext<M>['onModelCall'] } = {},
   ): Promise<RecoverResult<M>> {
     const adapter = this.adapter;
     const counts = messages.map((m) => adapter.countTokens(m));
@@ -169,7 +169,7 @@ export class Compactor<M> {
     }
     const summary = await this.summarizer.summarize(
       folded.map((i) => messages[i] as M),
-      { toText: (m) => adapter.toText(m), signal: options.signal, onModelCall: options.onModelCall },
+      { toText: (m) => adapter.toText(m), abortSignal: options.abortSignal, onModelCall: options.onModelCall },
     );
     const replacement = adapter.summaryMessage(summary);
     const gone = new Set([...dropped, ...folded]);

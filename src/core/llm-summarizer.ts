@@ -14,8 +14,8 @@ export async function summarizeWithModel(
   conversation: string,
   options: {
     prompt?: string | undefined;
-    maxTokens?: number | undefined;
-    signal?: AbortSignal | undefined;
+    maxOutputTokens?: number | undefined;
+    abortSignal?: AbortSignal | undefined;
     onModelCall?: SummarizeContext<unknown>['onModelCall'];
   } = {},
 ): Promise<string> {
@@ -26,8 +26,8 @@ export async function summarizeWithModel(
       { role: 'system', content: options.prompt ?? DEFAULT_SUMMARY_PROMPT },
       { role: 'user', content: conversation },
     ],
-    ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
-    ...(options.signal === undefined ? {} : { abortSignal: options.signal }),
+    ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
+    ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
   });
   options.onModelCall?.({
     provider: provider.provider,
@@ -40,7 +40,7 @@ export async function summarizeWithModel(
   const text = response.text.trim();
   if (text === '') {
     throw new LoushoError(
-      'LOUSHO_PROVIDER_ERROR',
+      'LOUSHO_PROVIDER_FAILED',
       `The summarizer ${provider.provider}/${provider.modelId} returned no text.`,
     );
   }
@@ -52,8 +52,8 @@ export interface LLMSummarizerOptions<M> {
   model: ModelSpec;
   /** The instruction (system message); DEFAULT_SUMMARY_PROMPT asks for facts, actions and the open question, verbatim. */
   prompt?: string;
-  /** maxTokens of the summary call. */
-  maxTokens?: number;
+  /** maxOutputTokens of the summary call. */
+  maxOutputTokens?: number;
   /** Used when the call throws or returns no usable text; a TruncatingSummarizer by default. */
   fallback?: Summarizer<M>;
   /** Told about each fallback, with the reason. */
@@ -100,12 +100,12 @@ export class LLMSummarizer<M = unknown> implements Summarizer<M> {
     try {
       return await summarizeWithModel(this.provider, LLMSummarizer.conversation(messages, context.toText), {
         prompt: this.#options.prompt,
-        maxTokens: this.#options.maxTokens,
-        signal: context.signal,
+        maxOutputTokens: this.#options.maxOutputTokens,
+        abortSignal: context.abortSignal,
         onModelCall: context.onModelCall,
       });
     } catch (error) {
-      if (context.signal?.aborted === true) throw error;
+      if (context.abortSignal?.aborted === true) throw error;
       this.#options.onFallback?.(toError(error));
       return this.#fallback.summarize(messages, context);
     }

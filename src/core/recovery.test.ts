@@ -38,7 +38,7 @@ describe('recoveryFor', () => {
 
   it('applies to no other error', () => {
     expect(recoveryFor(new LoushoError('LOUSHO_RATE_LIMITED', '429'))).toBeUndefined();
-    expect(recoveryFor(new LoushoError('LOUSHO_PROVIDER_ERROR', '500'))).toBeUndefined();
+    expect(recoveryFor(new LoushoError('LOUSHO_PROVIDER_FAILED', '500'))).toBeUndefined();
     expect(recoveryFor(configError('bad'))).toBeUndefined();
     expect(recoveryFor(new Error('prompt is too long'))).toBeUndefined();
     expect(recoveryFor('LOUSHO_CONTEXT_OVERFLOW')).toBeUndefined();

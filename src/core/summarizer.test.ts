@@ -118,14 +118,14 @@ describe('LLMSummarizer', () => {
     expect(DEFAULT_SUMMARY_PROMPT).toMatch(/verbatim/);
   });
 
-  it('sends a given prompt instead of the default, and passes maxTokens', async () => {
+  it('sends a given prompt instead of the default, and passes maxOutputTokens', async () => {
     const model = mockModel(['short']);
-    await new LLMSummarizer<Line>({ model, prompt: 'Keep ids.', maxTokens: 321 }).summarize(lines(3), { toText });
+    await new LLMSummarizer<Line>({ model, prompt: 'Keep ids.', maxOutputTokens: 321 }).summarize(lines(3), { toText });
     expect(systemOf(model.calls[0])).toBe('Keep ids.');
-    expect(model.calls[0]?.maxTokens).toBe(321);
+    expect(model.calls[0]?.maxOutputTokens).toBe(321);
     const plain = mockModel(['short']);
     await new LLMSummarizer<Line>({ model: plain }).summarize(lines(3), { toText });
-    expect(plain.calls[0]?.maxTokens).toBeUndefined();
+    expect(plain.calls[0]?.maxOutputTokens).toBeUndefined();
   });
 
   it("returns the model's text, trimmed", async () => {
@@ -217,7 +217,7 @@ describe('LLMSummarizer', () => {
     controller.abort();
     const onFallback = vi.fn();
     const summarizer = new LLMSummarizer<Line>({ model: mockModel(['never']), onFallback });
-    await expect(summarizer.summarize(lines(3), { toText, signal: controller.signal })).rejects.toMatchObject({
+    await expect(summarizer.summarize(lines(3), { toText, abortSignal: controller.signal })).rejects.toMatchObject({
       code: 'LOUSHO_ABORTED',
     });
     expect(onFallback).not.toHaveBeenCalled();

@@ -15,7 +15,7 @@ export interface SummarizerModelCall {
 export interface SummarizeContext<M> {
   /** Renders one message as text. */
   toText: (message: M) => string;
-  signal?: AbortSignal | undefined;
+  abortSignal?: AbortSignal | undefined;
   /** Called after each model call the summarizer makes. */
   onModelCall?: ((call: SummarizerModelCall) => void) | undefined;
 }

@@ -2,17 +2,20 @@ const MARKER = Symbol.for('@lousho/build-ai-agent.error');
 
 /**
  * Every stable error code the library throws. Codes never change meaning between
- * versions; match on `error.code`, not on the message.
+ * versions; match on `error.code`, not on the message. Every code names the thing first
+ * and then its state, `LOUSHO_<THING>_<STATE>` (`LOUSHO_SESSION_BUSY`,
+ * `LOUSHO_API_KEY_MISSING`); `LOUSHO_ABORTED` is the one whose thing (the run, or the
+ * call) goes without saying.
  */
 export type LoushoErrorCode =
   /** An option passed to a factory or function is invalid. The message names the option. */
   | 'LOUSHO_CONFIG_INVALID'
   /** A message does not have the shape of a `Message`. The message names the index and the field. */
-  | 'LOUSHO_INVALID_MESSAGE'
+  | 'LOUSHO_MESSAGE_INVALID'
   /** A `"provider/model"` spec names a provider the library does not know. */
   | 'LOUSHO_PROVIDER_NOT_FOUND'
   /** A provider needs an API key and none was given or found in the environment. */
-  | 'LOUSHO_MISSING_API_KEY'
+  | 'LOUSHO_API_KEY_MISSING'
   /** The provider rejected the request because it is longer than the context window. */
   | 'LOUSHO_CONTEXT_OVERFLOW'
   /** The provider rejected an image or file as too large. */
@@ -20,9 +23,9 @@ export type LoushoErrorCode =
   /** The provider answered 429. `retryAfterMs` is set when it said how long to wait. */
   | 'LOUSHO_RATE_LIMITED'
   /** The provider rejected the API key. */
-  | 'LOUSHO_AUTHENTICATION'
+  | 'LOUSHO_AUTHENTICATION_FAILED'
   /** The provider failed (5xx) or answered with something that could not be read. */
-  | 'LOUSHO_PROVIDER_ERROR'
+  | 'LOUSHO_PROVIDER_FAILED'
   /** A run reached one of its limits (maxSteps, maxTokens, maxCostUsd). */
   | 'LOUSHO_LIMIT_EXCEEDED'
   /** A run or model call was aborted through its AbortSignal. */
@@ -36,7 +39,7 @@ export type LoushoErrorCode =
   /** A hook threw; the run ended. The hook's error is the cause. */
   | 'LOUSHO_HOOK_FAILED'
   /** A scripted model (testing) was called more often than its script allows, or left steps unused. */
-  | 'LOUSHO_MOCK_SCRIPT';
+  | 'LOUSHO_MOCK_SCRIPT_MISMATCH';
 
 export interface LoushoErrorOptions {
   cause?: unknown;

@@ -23,7 +23,7 @@ export interface AgentDefinition {
   limits?: AgentLimits;
   /** When set, the final answer must be JSON matching this schema. */
   outputSchema?: JSONSchema;
-  /** maxTokens of each model call. */
+  /** maxOutputTokens of each model call. */
   maxOutputTokens?: number;
   temperature?: number;
 }
@@ -113,7 +113,7 @@ function withPartial(error: unknown, run: RunState): LoushoError {
     });
   }
   const e = toError(error);
-  return new LoushoError('LOUSHO_PROVIDER_ERROR', `The run failed: ${e.message}`, { cause: e, partialResult: partial });
+  return new LoushoError('LOUSHO_PROVIDER_FAILED', `The run failed: ${e.message}`, { cause: e, partialResult: partial });
 }
 
 function checkBudget(run: RunState, limits: AgentLimits): void {
@@ -181,7 +181,7 @@ export async function executeRun(
         messages: state.messages,
         ...(definitions.length > 0 ? { tools: definitions } : {}),
         ...(params.agent.outputSchema === undefined ? {} : { outputSchema: params.agent.outputSchema }),
-        ...(params.agent.maxOutputTokens === undefined ? {} : { maxTokens: params.agent.maxOutputTokens }),
+        ...(params.agent.maxOutputTokens === undefined ? {} : { maxOutputTokens: params.agent.maxOutputTokens }),
         ...(params.agent.temperature === undefined ? {} : { temperature: params.agent.temperature }),
         ...(params.abortSignal === undefined ? {} : { abortSignal: params.abortSignal }),
       };

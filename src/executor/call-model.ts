@@ -53,7 +53,7 @@ async function callModelOnce(
   }
   if (finish === undefined) {
     throw new LoushoError(
-      'LOUSHO_PROVIDER_ERROR',
+      'LOUSHO_PROVIDER_FAILED',
       `The stream of ${provider.provider}/${provider.modelId} ended without a finish part.`,
     );
   }

@@ -82,7 +82,7 @@ export async function callWithRecovery(options: RecoverCallOptions): Promise<Mod
 
   const window = await windowFor(run, request);
   if (window !== undefined) {
-    const budget = window - (request.maxTokens ?? 0);
+    const budget = window - (request.maxOutputTokens ?? 0);
     if (requestSize(run, request) > budget) {
       const actions = await fitRequest(fit, budget, 'preflight');
       // One event per recovery; cutting the newest results is its kind when it happened.
@@ -136,13 +136,13 @@ export async function callWithRecovery(options: RecoverCallOptions): Promise<Mod
     const cutCalls = response.toolCalls.filter((c) => typeof c.arguments === 'string');
     const larger =
       cutCalls.length > 0
-        ? largerOutputLimit(request.maxTokens, getModelInfo(request.model)?.maxOutputTokens)
+        ? largerOutputLimit(request.maxOutputTokens, getModelInfo(request.model)?.maxOutputTokens)
         : undefined;
     if (larger !== undefined) {
-      request.maxTokens = larger;
+      request.maxOutputTokens = larger;
       report(
         'output-truncated',
-        `a tool call's arguments were cut at the output limit; retried with maxTokens ${larger}`,
+        `a tool call's arguments were cut at the output limit; retried with maxOutputTokens ${larger}`,
         attempts.length,
       );
       continue;

@@ -925,7 +925,7 @@ describe.each(VENDORS)('output truncated on $name', (vendor) => {
     expect(tool?.role === 'tool' ? tool.toolCallId : undefined).toBe('call_full');
     const done = recoveries(outcome.events);
     expect(done.map((e) => [e.kind, e.attempt])).toEqual([['output-truncated', 1]]);
-    expect(done[0]?.action).toContain('maxTokens 2048');
+    expect(done[0]?.action).toContain('maxOutputTokens 2048');
   });
 });
 

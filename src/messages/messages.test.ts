@@ -74,9 +74,9 @@ describe('validateMessages', () => {
     ['system content that is not text', { role: 'system', content: [{ type: 'text', text: 'x' }] }],
   ];
   for (const [what, message] of bad) {
-    it(`rejects ${what} with LOUSHO_INVALID_MESSAGE naming the index`, () => {
+    it(`rejects ${what} with LOUSHO_MESSAGE_INVALID naming the index`, () => {
       expect(() => validateMessages([{ role: 'user', content: 'ok' }, message])).toThrow(
-        expect.objectContaining({ code: 'LOUSHO_INVALID_MESSAGE', message: expect.stringContaining('messages[1]') }),
+        expect.objectContaining({ code: 'LOUSHO_MESSAGE_INVALID', message: expect.stringContaining('messages[1]') }),
       );
     });
   }

@@ -5,7 +5,7 @@ const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 
 function invalid(index: number, problem: string): LoushoError {
   return new LoushoError(
-    'LOUSHO_INVALID_MESSAGE',
+    'LOUSHO_MESSAGE_INVALID',
     `messages[${index}] ${problem}. A message is { role: 'system' | 'user' | 'assistant' | 'tool', content, ... }; ` +
       `tool results also need toolCallId, and assistant toolCalls are { id, name, arguments }.`,
     { details: { index } },
@@ -34,7 +34,7 @@ function checkContent(content: unknown, index: number, allowImages: boolean): vo
   }
 }
 
-/** Throws LOUSHO_INVALID_MESSAGE, naming the index and the field, when one message is malformed. */
+/** Throws LOUSHO_MESSAGE_INVALID, naming the index and the field, when one message is malformed. */
 export function validateMessage(value: unknown, index: number): asserts value is Message {
   if (typeof value !== 'object' || value === null) throw invalid(index, 'is not an object');
   const m = value as Record<string, unknown>;
@@ -69,7 +69,7 @@ export function validateMessage(value: unknown, index: number): asserts value is
 /** Validates every message of a transcript (see {@link validateMessage}). */
 export function validateMessages(value: unknown, from = 0): asserts value is Message[] {
   if (!Array.isArray(value)) {
-    throw new LoushoError('LOUSHO_INVALID_MESSAGE', 'messages must be an array of Message objects.');
+    throw new LoushoError('LOUSHO_MESSAGE_INVALID', 'messages must be an array of Message objects.');
   }
   for (let i = from; i < value.length; i++) validateMessage(value[i], i);
 }

@@ -187,7 +187,7 @@ describe('fromAISDK(model).generate()', () => {
     });
   });
 
-  it('sends the transcript, tools, output schema, maxTokens, temperature and the abort signal', async () => {
+  it('sends the transcript, tools, output schema, maxOutputTokens, temperature and the abort signal', async () => {
     const model = new MockLanguageModelV3({ doGenerate: resultV3([{ type: 'text', text: '{"ok":true}' }]) });
     const controller = new AbortController();
     const schema = { type: 'object', properties: { ok: { type: 'boolean' } } };
@@ -210,7 +210,7 @@ describe('fromAISDK(model).generate()', () => {
         {
           tools: [{ name: 'add', description: 'Add two numbers', parameters: { type: 'object' } }],
           outputSchema: schema,
-          maxTokens: 256,
+          maxOutputTokens: 256,
           temperature: 0.2,
           abortSignal: controller.signal,
         },
@@ -564,7 +564,7 @@ describe('fromAISDK(model).stream()', () => {
       })(),
     );
     expect(seen).toEqual([{ type: 'text-delta', text: 'partial' }]);
-    expect(error.code).toBe('LOUSHO_PROVIDER_ERROR');
+    expect(error.code).toBe('LOUSHO_PROVIDER_FAILED');
     expect(error.message).toContain('upstream overloaded');
   });
 
@@ -661,10 +661,10 @@ describe('errors', () => {
       isRetryable: true,
     });
     const cases: [unknown, string, boolean][] = [
-      [network, 'LOUSHO_PROVIDER_ERROR', true],
-      [new LoadAPIKeyError({ message: 'OpenAI API key is missing.' }), 'LOUSHO_MISSING_API_KEY', false],
-      [new TypeError('bad response shape'), 'LOUSHO_PROVIDER_ERROR', false],
-      [apiCallError(401, { error: { message: 'Incorrect API key' } }), 'LOUSHO_AUTHENTICATION', false],
+      [network, 'LOUSHO_PROVIDER_FAILED', true],
+      [new LoadAPIKeyError({ message: 'OpenAI API key is missing.' }), 'LOUSHO_API_KEY_MISSING', false],
+      [new TypeError('bad response shape'), 'LOUSHO_PROVIDER_FAILED', false],
+      [apiCallError(401, { error: { message: 'Incorrect API key' } }), 'LOUSHO_AUTHENTICATION_FAILED', false],
     ];
     for (const [thrown, code, retryable] of cases) {
       const model = new MockLanguageModelV3({

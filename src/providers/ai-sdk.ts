@@ -210,9 +210,9 @@ function mapError(error: unknown, where: Where): LoushoError {
     });
   }
   if (name === 'AI_LoadAPIKeyError') {
-    return new LoushoError('LOUSHO_MISSING_API_KEY', errorMessage(error), { cause: error, details });
+    return new LoushoError('LOUSHO_API_KEY_MISSING', errorMessage(error), { cause: error, details });
   }
-  return new LoushoError('LOUSHO_PROVIDER_ERROR', `${where.provider}/${where.model} failed: ${errorMessage(error)}`, {
+  return new LoushoError('LOUSHO_PROVIDER_FAILED', `${where.provider}/${where.model} failed: ${errorMessage(error)}`, {
     cause: error,
     details,
   });
@@ -227,7 +227,7 @@ function streamError(error: unknown, where: Where): LoushoError {
   const text =
     typeof body === 'object' && body !== null && 'error' in body ? errorMessage(body.error) : errorMessage(error);
   return new LoushoError(
-    'LOUSHO_PROVIDER_ERROR',
+    'LOUSHO_PROVIDER_FAILED',
     `${where.provider}/${where.model} sent an error in its stream: ${text}`,
     {
       cause: error,
@@ -349,7 +349,7 @@ export function fromAISDK(model: AISDKLanguageModel, options: FromAISDKOptions =
             })),
           }),
       ...(request.outputSchema === undefined ? {} : { responseFormat: { type: 'json', schema: request.outputSchema } }),
-      ...(request.maxTokens === undefined ? {} : { maxOutputTokens: request.maxTokens }),
+      ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
       ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
       ...(request.abortSignal === undefined ? {} : { abortSignal: request.abortSignal }),
     };
@@ -448,7 +448,7 @@ export function fromAISDK(model: AISDKLanguageModel, options: FromAISDKOptions =
     }
     if (finish === undefined) {
       throw new LoushoError(
-        'LOUSHO_PROVIDER_ERROR',
+        'LOUSHO_PROVIDER_FAILED',
         `The stream of ${provider}/${modelId} ended without a finish part.`,
         { details: { provider, model: modelId } },
       );

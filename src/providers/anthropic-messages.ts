@@ -121,7 +121,7 @@ function mediaType(declared: string | undefined, head: () => Uint8Array, index: 
     const known = MEDIA_TYPES.find((t) => t === normal);
     if (known !== undefined) return known;
     throw new LoushoError(
-      'LOUSHO_INVALID_MESSAGE',
+      'LOUSHO_MESSAGE_INVALID',
       `messages[${index}] has an image of type ${declared}; Anthropic accepts ${MEDIA_TYPES.join(', ')}. Convert the image first.`,
       { details: { index, mediaType: declared } },
     );
@@ -129,7 +129,7 @@ function mediaType(declared: string | undefined, head: () => Uint8Array, index: 
   const sniffed = sniffMediaType(head());
   if (sniffed !== undefined) return sniffed;
   throw new LoushoError(
-    'LOUSHO_INVALID_MESSAGE',
+    'LOUSHO_MESSAGE_INVALID',
     `messages[${index}] has an image whose type is not given and is not PNG, JPEG, GIF or WebP. ` +
       `Set mediaType on the image part (Anthropic accepts ${MEDIA_TYPES.join(', ')}).`,
     { details: { index } },
@@ -296,7 +296,7 @@ export function toAnthropicRequest(request: ModelRequest, modelId: string, defau
   return {
     body: {
       model: modelId,
-      max_tokens: request.maxTokens ?? defaultMaxTokens,
+      max_tokens: request.maxOutputTokens ?? defaultMaxTokens,
       messages,
       ...(fullSystem === '' ? {} : { system: fullSystem }),
       ...(tools.length === 0 ? {} : { tools }),

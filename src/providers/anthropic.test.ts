@@ -168,7 +168,7 @@ describe('createAnthropic: generate', () => {
   it('takes max_tokens from the request, else maxOutputTokens, else 4096; sends temperature and extra headers', async () => {
     const server = await serve(textReply('ok'));
     await provider(server, { maxOutputTokens: 1000, headers: { 'x-team': 'agents' } }).generate(
-      ask('a', { maxTokens: 50, temperature: 0.2 }),
+      ask('a', { maxOutputTokens: 50, temperature: 0.2 }),
     );
     await provider(server, { maxOutputTokens: 1000 }).generate(ask('b'));
     await provider(server).generate(ask('c'));
@@ -296,7 +296,7 @@ describe('createAnthropic: generate', () => {
         messages: [{ role: 'user', content: [{ type: 'image', image: 'PHN2Zz4=', mediaType: 'image/svg+xml' }] }],
       }),
     );
-    expect(error.code).toBe('LOUSHO_INVALID_MESSAGE');
+    expect(error.code).toBe('LOUSHO_MESSAGE_INVALID');
     expect(error.message).toContain('image/svg+xml');
     expect(server.requests).toHaveLength(0);
   });
@@ -347,7 +347,7 @@ describe('createAnthropic: generate', () => {
 
   it('streams a call whose max_tokens the SDK would not send without streaming, and returns the whole reply', async () => {
     const server = await serve((_r, response) => sendSse(response, textEvents(['Long ', 'answer.'])));
-    const response = await provider(server).generate(ask('Write a lot.', { maxTokens: 64_000 }));
+    const response = await provider(server).generate(ask('Write a lot.', { maxOutputTokens: 64_000 }));
     expect(bodyOf(server.requests[0])).toMatchObject({ stream: true, max_tokens: 64_000 });
     expect(response).toEqual({
       text: 'Long answer.',
@@ -481,7 +481,7 @@ describe('createAnthropic: stream', () => {
 
     const once = await serve((_r, response) => sendSse(response, [start ?? '', overloaded]));
     const error = await failure(collect(provider(once, { retry: { maxRetries: 0 } }).stream(ask('hi'))));
-    expect(error.code).toBe('LOUSHO_PROVIDER_ERROR');
+    expect(error.code).toBe('LOUSHO_PROVIDER_FAILED');
     expect(error.isRetryable).toBe(true);
     expect(error.message).toContain('Overloaded');
     expect(error.details).toMatchObject({ provider: 'anthropic', model: MODEL, status: 529 });
@@ -503,14 +503,14 @@ describe('createAnthropic: stream', () => {
       })(),
     );
     expect(seen).toEqual([{ type: 'text-delta', text: 'partial ' }]);
-    expect(error.code).toBe('LOUSHO_PROVIDER_ERROR');
+    expect(error.code).toBe('LOUSHO_PROVIDER_FAILED');
     expect(server.requests).toHaveLength(1);
   });
 
   it('fails a stream that ends before message_stop', async () => {
     const server = await serve((_r, response) => sendSse(response, textEvents(['cut']).slice(0, 4)));
     const error = await failure(collect(provider(server).stream(ask('hi'))));
-    expect(error.code).toBe('LOUSHO_PROVIDER_ERROR');
+    expect(error.code).toBe('LOUSHO_PROVIDER_FAILED');
     expect(error.message).toContain('message_stop');
   });
 
@@ -632,10 +632,10 @@ describe('createAnthropic: errors', () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it('maps 401 authentication_error to LOUSHO_AUTHENTICATION naming ANTHROPIC_API_KEY, without retrying', async () => {
+  it('maps 401 authentication_error to LOUSHO_AUTHENTICATION_FAILED naming ANTHROPIC_API_KEY, without retrying', async () => {
     const server = await serve(errorReply(401, 'authentication_error', 'invalid x-api-key'));
     const error = await failure(provider(server, { retry: { maxRetries: 2, initialDelayMs: 1 } }).generate(ask('hi')));
-    expect(error.code).toBe('LOUSHO_AUTHENTICATION');
+    expect(error.code).toBe('LOUSHO_AUTHENTICATION_FAILED');
     expect(error.message).toContain('ANTHROPIC_API_KEY');
     expect(error.message).toContain('invalid x-api-key');
     expect(server.requests).toHaveLength(1);
@@ -645,13 +645,13 @@ describe('createAnthropic: errors', () => {
     [529, 'overloaded_error', 'Overloaded'],
     [500, 'api_error', 'Internal server error'],
   ])(
-    'maps %i %s to a retryable LOUSHO_PROVIDER_ERROR and retries it a bounded number of times',
+    'maps %i %s to a retryable LOUSHO_PROVIDER_FAILED and retries it a bounded number of times',
     async (status, type, text) => {
       const server = await serve(errorReply(status, type, text));
       const error = await failure(
         provider(server, { retry: { maxRetries: 2, initialDelayMs: 1 } }).generate(ask('hi')),
       );
-      expect(error.code).toBe('LOUSHO_PROVIDER_ERROR');
+      expect(error.code).toBe('LOUSHO_PROVIDER_FAILED');
       expect(error.isRetryable).toBe(true);
       expect(error.details).toMatchObject({ status });
       expect(error.message).toContain(text);
@@ -665,7 +665,7 @@ describe('createAnthropic: errors', () => {
       response.end('<html><body>502 Bad Gateway</body></html>');
     });
     const error = await failure(provider(server, { retry: { maxRetries: 0 } }).generate(ask('hi')));
-    expect(error.code).toBe('LOUSHO_PROVIDER_ERROR');
+    expect(error.code).toBe('LOUSHO_PROVIDER_FAILED');
     expect(error.isRetryable).toBe(true);
     expect(error.message).toContain('Bad Gateway');
   });
@@ -675,33 +675,33 @@ describe('createAnthropic: errors', () => {
     const error = await failure(
       collect(provider(server, { retry: { maxRetries: 2, initialDelayMs: 1 } }).stream(ask('hi'))),
     );
-    expect(error.code).toBe('LOUSHO_PROVIDER_ERROR');
+    expect(error.code).toBe('LOUSHO_PROVIDER_FAILED');
     expect(server.requests).toHaveLength(3);
   });
 
-  it('maps a connection failure to a retryable LOUSHO_PROVIDER_ERROR without status', async () => {
+  it('maps a connection failure to a retryable LOUSHO_PROVIDER_FAILED without status', async () => {
     const server = await serve(textReply('never'));
     const url = server.url;
     await server.close();
     const error = await failure(
       createAnthropic({ baseURL: url, apiKey: 'test', retry: { maxRetries: 0 } })(MODEL).generate(ask('hi')),
     );
-    expect(error.code).toBe('LOUSHO_PROVIDER_ERROR');
+    expect(error.code).toBe('LOUSHO_PROVIDER_FAILED');
     expect(error.isRetryable).toBe(true);
     expect(error.details?.status).toBeUndefined();
   });
 
-  it('throws LOUSHO_MISSING_API_KEY naming ANTHROPIC_API_KEY at call time, not at creation', async () => {
+  it('throws LOUSHO_API_KEY_MISSING naming ANTHROPIC_API_KEY at call time, not at creation', async () => {
     vi.stubEnv('ANTHROPIC_API_KEY', undefined);
     const server = await serve(textReply('never'));
     const model = createAnthropic({ baseURL: server.url })(MODEL);
     expect(model.provider).toBe('anthropic');
     expect(model.modelId).toBe(MODEL);
     const error = await failure(model.generate(ask('hi')));
-    expect(error.code).toBe('LOUSHO_MISSING_API_KEY');
+    expect(error.code).toBe('LOUSHO_API_KEY_MISSING');
     expect(error.message).toContain('ANTHROPIC_API_KEY');
     const streamed = await failure(collect(model.stream(ask('hi'))));
-    expect(streamed.code).toBe('LOUSHO_MISSING_API_KEY');
+    expect(streamed.code).toBe('LOUSHO_API_KEY_MISSING');
     expect(server.requests).toHaveLength(0);
   });
 

@@ -20,7 +20,7 @@ export interface AnthropicProviderOptions {
   headers?: Record<string, string>;
   /** Retries of rate limits (429), server errors (5xx, 529) and network failures. */
   retry?: RetryOptions;
-  /** max_tokens when a request gives no maxTokens (the Messages API requires one). Default 4096. */
+  /** max_tokens when a request gives no maxOutputTokens (the Messages API requires one). Default 4096. */
   maxOutputTokens?: number;
 }
 
@@ -112,7 +112,7 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
     const apiKey = nonEmpty(options.apiKey) ?? nonEmpty(process.env.ANTHROPIC_API_KEY);
     if (apiKey === undefined) {
       throw new LoushoError(
-        'LOUSHO_MISSING_API_KEY',
+        'LOUSHO_API_KEY_MISSING',
         `The anthropic provider needs an API key: set ${API_KEY_ENV} or pass createAnthropic({ apiKey }).`,
         { details: { provider: PROVIDER, variable: API_KEY_ENV } },
       );
@@ -155,7 +155,7 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
         return withTranscriptIndex(classified, request, error.message);
       }
       const e = toError(error);
-      return new LoushoError('LOUSHO_PROVIDER_ERROR', `${PROVIDER}/${modelId} failed: ${e.message}`, {
+      return new LoushoError('LOUSHO_PROVIDER_FAILED', `${PROVIDER}/${modelId} failed: ${e.message}`, {
         cause: error,
         details: { provider: PROVIDER, model: modelId },
       });
@@ -181,7 +181,7 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
       if (isAborted(signal)) throw abortedError();
       if (!parser.stopped) {
         throw new LoushoError(
-          'LOUSHO_PROVIDER_ERROR',
+          'LOUSHO_PROVIDER_FAILED',
           `The stream of ${PROVIDER}/${modelId} ended before message_stop; the reply is incomplete.`,
           { isRetryable: true, details: { provider: PROVIDER, model: modelId } },
         );

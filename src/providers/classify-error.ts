@@ -142,12 +142,12 @@ export function classifyProviderError(failure: ProviderFailure): LoushoError {
   if (status === undefined && failure.body !== undefined) {
     // An error inside a stream that had already answered 200 (LM Studio's `event: error`, OpenAI's `{ error }` chunk).
     const inner = classifyProviderError({ ...failure, status: 400 });
-    if (inner.code !== 'LOUSHO_PROVIDER_ERROR') return inner;
-    return new LoushoError('LOUSHO_PROVIDER_ERROR', `${where} failed in the middle of its reply: ${text}`, base);
+    if (inner.code !== 'LOUSHO_PROVIDER_FAILED') return inner;
+    return new LoushoError('LOUSHO_PROVIDER_FAILED', `${where} failed in the middle of its reply: ${text}`, base);
   }
   if (status === undefined) {
     return new LoushoError(
-      'LOUSHO_PROVIDER_ERROR',
+      'LOUSHO_PROVIDER_FAILED',
       `Could not reach ${where}: ${text}. Check the base URL and that the server is running.`,
       {
         ...base,
@@ -159,7 +159,7 @@ export function classifyProviderError(failure: ProviderFailure): LoushoError {
     const fix =
       failure.apiKeyEnv === undefined ? 'Check the API key.' : `Check ${failure.apiKeyEnv} (or the apiKey option).`;
     return new LoushoError(
-      'LOUSHO_AUTHENTICATION',
+      'LOUSHO_AUTHENTICATION_FAILED',
       `${where} rejected the credentials (${status}): ${text}. ${fix}`,
       base,
     );
@@ -205,9 +205,9 @@ export function classifyProviderError(failure: ProviderFailure): LoushoError {
         details: { ...base.details, ...(index === undefined ? {} : { messageIndex: index }) },
       });
     }
-    return new LoushoError('LOUSHO_PROVIDER_ERROR', `${where} rejected the request (${status}): ${text}`, base);
+    return new LoushoError('LOUSHO_PROVIDER_FAILED', `${where} rejected the request (${status}): ${text}`, base);
   }
-  return new LoushoError('LOUSHO_PROVIDER_ERROR', `${where} failed (${status}): ${text}`, {
+  return new LoushoError('LOUSHO_PROVIDER_FAILED', `${where} failed (${status}): ${text}`, {
     ...base,
     isRetryable: true,
   });

@@ -346,7 +346,7 @@ describe('the request', () => {
           { name: 'now', parameters: { type: 'object', properties: {} } },
         ],
         outputSchema: OUTPUT_SCHEMA,
-        maxTokens: 256,
+        maxOutputTokens: 256,
         temperature: 0.2,
       });
 
@@ -603,7 +603,7 @@ describe('a stream cut short', () => {
       (parts) => ({ resolvedWith: parts.at(-1) }),
       (error: unknown) => ({ code: LoushoError.isInstance(error) ? error.code : String(error) }),
     );
-    expect(outcome).toEqual({ code: 'LOUSHO_PROVIDER_ERROR' });
+    expect(outcome).toEqual({ code: 'LOUSHO_PROVIDER_FAILED' });
   });
 });
 
@@ -936,13 +936,13 @@ describe('rate limits', () => {
 });
 
 describe('authentication, server errors and media', () => {
-  it('401 → LOUSHO_AUTHENTICATION naming OPENAI_API_KEY; not retried', async () => {
+  it('401 → LOUSHO_AUTHENTICATION_FAILED naming OPENAI_API_KEY; not retried', async () => {
     const server = await serve(failing(401, BAD_KEY));
     const provider = createOpenAI({ baseURL: `${server.url}/v1`, apiKey: 'sk-test', retry: { initialDelayMs: 1 } })(
       'gpt-4o',
     );
     const error = await rejection(provider.generate(ask('gpt-4o')));
-    expect(error.code).toBe('LOUSHO_AUTHENTICATION');
+    expect(error.code).toBe('LOUSHO_AUTHENTICATION_FAILED');
     expect(error.isRetryable).toBe(false);
     expect(error.message).toContain('OPENAI_API_KEY');
     expect(error.message).toContain('Incorrect API key provided');
@@ -954,11 +954,11 @@ describe('authentication, server errors and media', () => {
   it.each([
     [500, SERVER_ERROR],
     [503, OVERLOADED],
-  ])('%i → LOUSHO_PROVIDER_ERROR, retryable; maxRetries 2 makes exactly 3 requests', async (status, body) => {
+  ])('%i → LOUSHO_PROVIDER_FAILED, retryable; maxRetries 2 makes exactly 3 requests', async (status, body) => {
     const server = await serve(failing(status, body));
     const provider = compatible(server, { retry: { maxRetries: 2, initialDelayMs: 1 } })('gpt-4o');
     const error = await rejection(provider.generate(ask('gpt-4o')));
-    expect(error.code).toBe('LOUSHO_PROVIDER_ERROR');
+    expect(error.code).toBe('LOUSHO_PROVIDER_FAILED');
     expect(error.isRetryable).toBe(true);
     expect(error.details).toMatchObject({ status });
     expect(error.message).toContain(body.error.message);
@@ -969,7 +969,7 @@ describe('authentication, server errors and media', () => {
     const server = await serve(failing(503, OVERLOADED));
     const provider = compatible(server, { retry: { maxRetries: 2, initialDelayMs: 1 } })('gpt-4o');
     const error = await rejection(collect(provider.stream(ask('gpt-4o'))));
-    expect(error.code).toBe('LOUSHO_PROVIDER_ERROR');
+    expect(error.code).toBe('LOUSHO_PROVIDER_FAILED');
     expect(server.requests).toHaveLength(3);
   });
 
@@ -998,12 +998,12 @@ describe('authentication, server errors and media', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('a server that is not running → LOUSHO_PROVIDER_ERROR, retryable', async () => {
+  it('a server that is not running → LOUSHO_PROVIDER_FAILED, retryable', async () => {
     const url = await closedPortUrl();
     const provider = createOpenAICompatible({ baseURL: `${url}/v1`, apiKey: 'test', retry: { maxRetries: 0 } })('m');
     const error = await rejection(within(provider.generate(ask('m')), 10_000, 'the call to a closed port hung'));
     expect({ code: error.code, isRetryable: error.isRetryable, message: error.message }).toMatchObject({
-      code: 'LOUSHO_PROVIDER_ERROR',
+      code: 'LOUSHO_PROVIDER_FAILED',
       isRetryable: true,
       message: expect.stringMatching(/^Could not reach openai-compatible\/m/),
     });
@@ -1015,7 +1015,7 @@ describe('missing API keys', () => {
     ['openai/gpt-4o', 'OPENAI_API_KEY', 'OPENAI_BASE_URL'],
     ['openrouter/openai/gpt-4o-mini', 'OPENROUTER_API_KEY', 'OPENROUTER_BASE_URL'],
   ] as const)(
-    '%s without %s: generate and stream reject with LOUSHO_MISSING_API_KEY; no request is sent',
+    '%s without %s: generate and stream reject with LOUSHO_API_KEY_MISSING; no request is sent',
     async (spec, keyVar, urlVar) => {
       const server = await serve(scripted([{ content: 'should not be reached' }]));
       process.env[urlVar] = `${server.url}/v1`;
@@ -1026,12 +1026,12 @@ describe('missing API keys', () => {
         () => collect(provider.stream(ask(provider.modelId))),
       ]) {
         const error = await rejection(attempt());
-        expect(error.code).toBe('LOUSHO_MISSING_API_KEY');
+        expect(error.code).toBe('LOUSHO_API_KEY_MISSING');
         expect(error.message).toContain(keyVar);
         expect(error.details).toMatchObject({ variable: keyVar });
       }
       process.env[keyVar] = '';
-      expect((await rejection(provider.generate(ask(provider.modelId)))).code).toBe('LOUSHO_MISSING_API_KEY');
+      expect((await rejection(provider.generate(ask(provider.modelId)))).code).toBe('LOUSHO_API_KEY_MISSING');
       expect(server.requests).toHaveLength(0);
     },
   );
@@ -1046,7 +1046,7 @@ describe('missing API keys', () => {
       process.env[keyVar] = 'sk-from-env';
       process.env[urlVar] = `${server.url}/v1`;
       const provider = (await freshResolveProvider())(spec);
-      const response = await provider.generate({ ...ask(model), maxTokens: 64 });
+      const response = await provider.generate({ ...ask(model), maxOutputTokens: 64 });
       expect(response.text).toBe('Hi!');
       expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-from-env');
       const body = bodyOf(server.requests[0]);

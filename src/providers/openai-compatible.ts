@@ -103,7 +103,7 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
       const variable = options.apiKeyEnv ?? 'the API key variable';
       return Promise.reject(
         new LoushoError(
-          'LOUSHO_MISSING_API_KEY',
+          'LOUSHO_API_KEY_MISSING',
           `The ${name} provider needs an API key: set ${variable}, or pass apiKey when you create the provider.`,
           {
             details: { provider: name, variable },
@@ -158,7 +158,7 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
       const choice = completion.choices?.[0];
       if (choice === undefined) {
         throw new LoushoError(
-          'LOUSHO_PROVIDER_ERROR',
+          'LOUSHO_PROVIDER_FAILED',
           `${name}/${modelId} answered without a choice: ${JSON.stringify(completion).slice(0, 500)}`,
         );
       }
@@ -210,7 +210,7 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
       if (request.abortSignal?.aborted === true) throw aborted();
       if (finishReason === undefined) {
         throw new LoushoError(
-          'LOUSHO_PROVIDER_ERROR',
+          'LOUSHO_PROVIDER_FAILED',
           `The stream of ${name}/${modelId} ended before the reply finished (no finish_reason).`,
           {
             isRetryable: true,

@@ -278,14 +278,14 @@ describe.each(FLAVORS)('$vendor', (flavor) => {
     expect(flaky.requests).toHaveLength(2);
   });
 
-  it('maps 401 to LOUSHO_AUTHENTICATION and 500 to a retryable LOUSHO_PROVIDER_ERROR', async () => {
+  it('maps 401 to LOUSHO_AUTHENTICATION_FAILED and 500 to a retryable LOUSHO_PROVIDER_FAILED', async () => {
     const denied = await serve((_r, response) => sendJson(response, 401, flavor.auth));
-    expect((await rejection(flavor.make(denied).generate(ask(flavor.model)))).code).toBe('LOUSHO_AUTHENTICATION');
+    expect((await rejection(flavor.make(denied).generate(ask(flavor.model)))).code).toBe('LOUSHO_AUTHENTICATION_FAILED');
     const broken = await serve((_r, response) => sendJson(response, 500, { error: { message: 'internal error' } }));
     const error = await rejection(
       flavor.make(broken, { maxRetries: 1, initialDelayMs: 1 }).generate(ask(flavor.model)),
     );
-    expect(error).toMatchObject({ code: 'LOUSHO_PROVIDER_ERROR', isRetryable: true });
+    expect(error).toMatchObject({ code: 'LOUSHO_PROVIDER_FAILED', isRetryable: true });
     expect(broken.requests).toHaveLength(2);
   });
 

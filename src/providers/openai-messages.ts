@@ -97,7 +97,7 @@ export function chatRequestBody(
             },
           })),
         }),
-    ...(request.maxTokens === undefined ? {} : { [maxTokensField]: request.maxTokens }),
+    ...(request.maxOutputTokens === undefined ? {} : { [maxTokensField]: request.maxOutputTokens }),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     ...(request.outputSchema === undefined
       ? {}

@@ -22,7 +22,7 @@ export interface ModelRequest {
   /** When set, the model must answer with JSON matching this schema. */
   outputSchema?: JSONSchema;
   /** Most tokens the reply may have. */
-  maxTokens?: number;
+  maxOutputTokens?: number;
   temperature?: number;
   /** Aborts the HTTP request (and stream) when it fires. */
   abortSignal?: AbortSignal;
@@ -42,7 +42,7 @@ export interface Usage {
 
 /**
  * Why the model stopped: `'stop'` it finished, `'tool-calls'` it called tools, `'length'`
- * the reply was cut at maxTokens, `'content-filter'` the provider withheld it, `'other'` anything else.
+ * the reply was cut at maxOutputTokens, `'content-filter'` the provider withheld it, `'other'` anything else.
  */
 export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'other';
 

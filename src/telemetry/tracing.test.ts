@@ -82,7 +82,7 @@ describe('OpenTelemetry spans', () => {
 
   it('marks the run span as failed when the run fails', async () => {
     const agent = createAgent({ provider: mockModel([new Error('down')]) });
-    await expect(agent.send('hi')).rejects.toMatchObject({ code: 'LOUSHO_PROVIDER_ERROR' });
+    await expect(agent.send('hi')).rejects.toMatchObject({ code: 'LOUSHO_PROVIDER_FAILED' });
     const run = exporter.getFinishedSpans().find((s) => s.name.startsWith('invoke_agent'));
     expect(run?.status.code).toBe(2); // SpanStatusCode.ERROR
     const chat = exporter.getFinishedSpans().find((s) => s.name.startsWith('chat'));

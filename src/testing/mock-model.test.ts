@@ -32,9 +32,9 @@ describe('mockModel', () => {
   it('fails loudly on a call past the script and on unused steps', async () => {
     const model = mockModel(['one', 'two']);
     await model.generate(request);
-    expect(() => model.assertAllUsed()).toThrow(expect.objectContaining({ code: 'LOUSHO_MOCK_SCRIPT' }));
+    expect(() => model.assertAllUsed()).toThrow(expect.objectContaining({ code: 'LOUSHO_MOCK_SCRIPT_MISMATCH' }));
     await model.generate(request);
-    await expect(model.generate(request)).rejects.toMatchObject({ code: 'LOUSHO_MOCK_SCRIPT' });
+    await expect(model.generate(request)).rejects.toMatchObject({ code: 'LOUSHO_MOCK_SCRIPT_MISMATCH' });
   });
 
   it('answers from a function for unbounded scripts', async () => {

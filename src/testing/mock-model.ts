@@ -55,7 +55,7 @@ export interface MockModel extends LLMProvider {
   readonly calls: ModelRequest[];
   /** Steps not used yet. */
   readonly remaining: number;
-  /** Throws LOUSHO_MOCK_SCRIPT when scripted steps were left unused. */
+  /** Throws LOUSHO_MOCK_SCRIPT_MISMATCH when scripted steps were left unused. */
   assertAllUsed(): void;
 }
 
@@ -65,7 +65,7 @@ function abortError(): LoushoError {
 
 /**
  * A scripted model for tests and examples. Each call takes the next step of the script;
- * a call past the end throws LOUSHO_MOCK_SCRIPT, and assertAllUsed() fails on unused
+ * a call past the end throws LOUSHO_MOCK_SCRIPT_MISMATCH, and assertAllUsed() fails on unused
  * steps. Pass a function instead of an array to script an unbounded run.
  *
  * @example
@@ -88,7 +88,7 @@ export function mockModel(script: readonly MockStep[] | MockStep, options: MockM
     if (steps !== undefined) {
       if (index >= steps.length) {
         throw new LoushoError(
-          'LOUSHO_MOCK_SCRIPT',
+          'LOUSHO_MOCK_SCRIPT_MISMATCH',
           `mockModel(${modelId}) was called ${index + 1} times but its script has ${steps.length} steps. Add a step for this call.`,
         );
       }
@@ -139,7 +139,7 @@ export function mockModel(script: readonly MockStep[] | MockStep, options: MockM
     },
     assertAllUsed() {
       if (steps !== undefined && used < steps.length) {
-        throw new LoushoError('LOUSHO_MOCK_SCRIPT', `mockModel(${modelId}) used ${used} of its ${steps.length} steps.`);
+        throw new LoushoError('LOUSHO_MOCK_SCRIPT_MISMATCH', `mockModel(${modelId}) used ${used} of its ${steps.length} steps.`);
       }
     },
     generate: answer,

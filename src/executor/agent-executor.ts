@@ -113,7 +113,10 @@ function withPartial(error: unknown, run: RunState): LoushoError {
     });
   }
   const e = toError(error);
-  return new LoushoError('LOUSHO_PROVIDER_FAILED', `The run failed: ${e.message}`, { cause: e, partialResult: partial });
+  return new LoushoError('LOUSHO_PROVIDER_FAILED', `The run failed: ${e.message}`, {
+    cause: e,
+    partialResult: partial,
+  });
 }
 
 function checkBudget(run: RunState, limits: AgentLimits): void {

@@ -280,7 +280,9 @@ describe.each(FLAVORS)('$vendor', (flavor) => {
 
   it('maps 401 to LOUSHO_AUTHENTICATION_FAILED and 500 to a retryable LOUSHO_PROVIDER_FAILED', async () => {
     const denied = await serve((_r, response) => sendJson(response, 401, flavor.auth));
-    expect((await rejection(flavor.make(denied).generate(ask(flavor.model)))).code).toBe('LOUSHO_AUTHENTICATION_FAILED');
+    expect((await rejection(flavor.make(denied).generate(ask(flavor.model)))).code).toBe(
+      'LOUSHO_AUTHENTICATION_FAILED',
+    );
     const broken = await serve((_r, response) => sendJson(response, 500, { error: { message: 'internal error' } }));
     const error = await rejection(
       flavor.make(broken, { maxRetries: 1, initialDelayMs: 1 }).generate(ask(flavor.model)),

@@ -69,7 +69,9 @@ export function startChatSpan(
         'gen_ai.provider.name': call.provider,
         'gen_ai.request.model': call.model,
         'lousho.call.purpose': call.purpose,
-        ...(call.request?.maxOutputTokens === undefined ? {} : { 'gen_ai.request.max_tokens': call.request.maxOutputTokens }),
+        ...(call.request?.maxOutputTokens === undefined
+          ? {}
+          : { 'gen_ai.request.max_tokens': call.request.maxOutputTokens }),
         ...(call.request?.temperature === undefined ? {} : { 'gen_ai.request.temperature': call.request.temperature }),
       },
     },

@@ -139,7 +139,10 @@ export function mockModel(script: readonly MockStep[] | MockStep, options: MockM
     },
     assertAllUsed() {
       if (steps !== undefined && used < steps.length) {
-        throw new LoushoError('LOUSHO_MOCK_SCRIPT_MISMATCH', `mockModel(${modelId}) used ${used} of its ${steps.length} steps.`);
+        throw new LoushoError(
+          'LOUSHO_MOCK_SCRIPT_MISMATCH',
+          `mockModel(${modelId}) used ${used} of its ${steps.length} steps.`,
+        );
       }
     },
     generate: answer,

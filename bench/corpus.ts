@@ -7,9 +7,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ToolDefinition } from '../src/contracts/tool-definition.js';
 import { parseToolArguments } from '../src/messages/tool-arguments.js';
 import type { Message } from '../src/messages/types.js';
-import type { ToolDefinition } from '../src/providers/types.js';
 
 /** The one tool of mini-swe-agent's tool-calling mode, as the model was given it. */
 export const BASH_TOOL: ToolDefinition = {

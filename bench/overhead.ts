@@ -25,12 +25,13 @@ import {
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { createCompactionHook } from '../src/compaction/compaction-hook.js';
-import type { AgentHook, RunContext } from '../src/executor/hooks.js';
+import type { AgentHook, RunContext } from '../src/contracts/agent-hook.js';
+import type { LLMProvider } from '../src/contracts/llm-provider.js';
+import type { ModelRequest } from '../src/contracts/model-request.js';
 import { emptyUsage } from '../src/executor/usage.js';
 import { contentText } from '../src/messages/content.js';
 import type { Message } from '../src/messages/types.js';
 import { argumentsText, estimateTokens } from '../src/models/estimate-tokens.js';
-import type { LLMProvider, ModelRequest } from '../src/providers/types.js';
 import { BASH_TOOL, readCorpus } from './corpus.js';
 import { formatInt, formatMs, formatRatio, median, percentile } from './stats.js';
 

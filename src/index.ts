@@ -14,7 +14,6 @@ export type { CompactionHookOptions, CompactionInfo } from './compaction/compact
 export { createCompactionHook } from './compaction/compaction-hook.js';
 export type { CompactorStrategyOptions } from './compaction/compactor-strategy.js';
 export { COMPACTOR_STRATEGY_NAME, compactorStrategy } from './compaction/compactor-strategy.js';
-export type { CompactionDoneEvent, CompactionEvent, CompactionStartEvent } from './compaction/events.js';
 export { isPrunedMarker, MARKER_ARGS_MAX_CHARS, prunedMarker } from './compaction/marker.js';
 export { DEFAULT_THRESHOLD_PERCENT, FALLBACK_CONTEXT_WINDOW } from './compaction/options.js';
 export { DEFAULT_PROTECTED_TOKENS } from './compaction/protected-tail.js';
@@ -22,41 +21,51 @@ export { PRUNE_STRATEGY_NAME, pruneToolResultsStrategy } from './compaction/prun
 export type { SummarizeStrategyOptions } from './compaction/summarize.js';
 export { SUMMARIZE_STRATEGY_NAME, SUMMARY_HEADER, summarizeStrategy } from './compaction/summarize.js';
 export { TWO_PHASE_STRATEGY_NAME, twoPhaseStrategy } from './compaction/two-phase.js';
-export type {
-  CompactionInput,
-  CompactionModelCall,
-  CompactionResult,
-  CompactionStrategy,
-} from './compaction/types.js';
+export type { CompactionInput, CompactionResult, CompactionStrategy } from './compaction/types.js';
 export { isCompactionStrategy } from './compaction/types.js';
-export type { BudgetUsage, TokenBudgetOptions } from './core/budget.js';
-export { DEFAULT_SOFT_THRESHOLD, TokenBudget } from './core/budget.js';
-export type { CompactorOptions, MessageAdapter, RecoverAction, RecoverResult } from './core/compaction.js';
-export { Compactor, DEFAULT_TAIL_MESSAGES } from './core/compaction.js';
-export type { LLMSummarizerOptions } from './core/llm-summarizer.js';
-export { LLMSummarizer } from './core/llm-summarizer.js';
-export type { SummarizeContext, Summarizer, SummarizerModelCall } from './core/summarizer.js';
-export { DEFAULT_TRUNCATE_MAX_CHARS, TruncatingSummarizer } from './core/summarizer.js';
-export { DEFAULT_SUMMARY_PROMPT } from './core/summary-prompt.js';
-export type { LoushoErrorCode, LoushoErrorOptions, SerializedLoushoError } from './errors/lousho-error.js';
-export { LoushoError } from './errors/lousho-error.js';
-export type { AgentDefinition, AgentInput, AgentStream, ExecuteParams } from './executor/agent-executor.js';
-export type { AgentEvent, AgentEventListener, AgentEventType, RecoveryEvent } from './executor/events.js';
+export type {
+  AgentEvent,
+  AgentEventListener,
+  AgentEventType,
+  CompactionDoneEvent,
+  CompactionEvent,
+  CompactionStartEvent,
+  RecoveryEvent,
+} from './contracts/agent-event.js';
 export type {
   AgentHook,
   PostGenerateContext,
   PreGenerateContext,
   RecoverContext,
   RunContext,
-} from './executor/hooks.js';
-export { HookRegistry } from './executor/hooks.js';
+} from './contracts/agent-hook.js';
+export type { AgentResult } from './contracts/agent-result.js';
+export type { JSONSchema } from './contracts/json-schema.js';
+export type { LLMProvider, ModelSpec } from './contracts/llm-provider.js';
+export type { ModelCall, ReportedModelCall } from './contracts/model-call.js';
+export type { ModelRequest } from './contracts/model-request.js';
+export type { FinishReason, ModelResponse, ModelStreamPart } from './contracts/model-response.js';
+export type { ModelUsage, RunUsage } from './contracts/run-usage.js';
+export type { ToolDefinition } from './contracts/tool-definition.js';
+export type { Usage } from './contracts/usage.js';
+export type { BudgetUsage, TokenBudgetOptions } from './core/budget.js';
+export { DEFAULT_SOFT_THRESHOLD, TokenBudget } from './core/budget.js';
+export type { CompactorOptions, MessageAdapter, RecoverAction, RecoverResult } from './core/compaction.js';
+export { Compactor, DEFAULT_TAIL_MESSAGES } from './core/compaction.js';
+export type { LLMSummarizerOptions } from './core/llm-summarizer.js';
+export { LLMSummarizer } from './core/llm-summarizer.js';
+export type { SummarizeContext, Summarizer } from './core/summarizer.js';
+export { DEFAULT_TRUNCATE_MAX_CHARS, TruncatingSummarizer } from './core/summarizer.js';
+export { DEFAULT_SUMMARY_PROMPT } from './core/summary-prompt.js';
+export type { LoushoErrorCode, LoushoErrorOptions, SerializedLoushoError } from './errors/lousho-error.js';
+export { LoushoError } from './errors/lousho-error.js';
+export type { AgentDefinition, AgentInput, AgentStream, ExecuteParams } from './executor/agent-executor.js';
+export { HookRegistry } from './executor/hook-registry.js';
 export type { AgentLimits } from './executor/limits.js';
-export type { AgentResult } from './executor/result.js';
 export { partialResult } from './executor/result.js';
 export type { StandardSchemaV1, Tool, ToolContext } from './executor/tool.js';
 export { tool } from './executor/tool.js';
 export { ToolRegistry } from './executor/tool-registry.js';
-export type { ModelCallRecord, ModelUsage, RunUsage } from './executor/usage.js';
 export { contentText } from './messages/content.js';
 export { isPinned, pinMessage } from './messages/pin.js';
 export type { Turn } from './messages/turns.js';
@@ -89,17 +98,6 @@ export { createOpenAICompatible } from './providers/openai-compatible.js';
 export type { ProviderFactory } from './providers/resolve-provider.js';
 export { registerProvider, resolveProvider } from './providers/resolve-provider.js';
 export type { RetryOptions } from './providers/retry.js';
-export type {
-  FinishReason,
-  JSONSchema,
-  LLMProvider,
-  ModelRequest,
-  ModelResponse,
-  ModelSpec,
-  ModelStreamPart,
-  ToolDefinition,
-  Usage,
-} from './providers/types.js';
 export type { KVClient } from './sessions/kv-store.js';
 export { KVSessionStore } from './sessions/kv-store.js';
 export type { SessionCompactOptions, SessionCompactResult, SessionTurnOptions } from './sessions/session.js';

@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { z } from 'zod';
+import type { AgentEvent } from '../contracts/agent-event.js';
+import type { AgentHook, PostGenerateContext, PreGenerateContext } from '../contracts/agent-hook.js';
+import type { ModelRequest } from '../contracts/model-request.js';
 import { LoushoError } from '../errors/lousho-error.js';
-import type { AgentEvent } from '../executor/events.js';
-import type { AgentHook, PostGenerateContext, PreGenerateContext } from '../executor/hooks.js';
 import { partialResult } from '../executor/result.js';
 import { type Tool, tool } from '../executor/tool.js';
 import { contentText } from '../messages/content.js';
 import type { Message, ToolMessage } from '../messages/types.js';
 import { findPairingProblem } from '../messages/validate.js';
 import { getModelInfo } from '../models/registry.js';
-import type { ModelRequest } from '../providers/types.js';
 import { rejection, thrown } from '../test-support/errors.js';
 import { within } from '../test-support/provider-setup.js';
 import { type MockReply, mockModel } from '../testing/mock-model.js';

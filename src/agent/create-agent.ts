@@ -3,6 +3,11 @@ import { type CompactionHookOptions, createCompactionHook } from '../compaction/
 import { pruneToolResultsStrategy } from '../compaction/prune-tool-results.js';
 import { twoPhaseStrategy } from '../compaction/two-phase.js';
 import type { CompactionStrategy } from '../compaction/types.js';
+import type { AgentEventListener } from '../contracts/agent-event.js';
+import type { AgentHook } from '../contracts/agent-hook.js';
+import type { AgentResult } from '../contracts/agent-result.js';
+import type { JSONSchema } from '../contracts/json-schema.js';
+import type { LLMProvider, ModelSpec } from '../contracts/llm-provider.js';
 import { isSummarizer, type Summarizer } from '../core/summarizer.js';
 import { configError } from '../errors/lousho-error.js';
 import {
@@ -13,15 +18,12 @@ import {
   executeRun,
   streamRun,
 } from '../executor/agent-executor.js';
-import type { AgentEventListener } from '../executor/events.js';
-import { type AgentHook, HookRegistry } from '../executor/hooks.js';
+import { HookRegistry } from '../executor/hook-registry.js';
 import { type AgentLimits, checkLimits } from '../executor/limits.js';
-import type { AgentResult } from '../executor/result.js';
 import type { Tool } from '../executor/tool.js';
 import { ToolRegistry } from '../executor/tool-registry.js';
 import type { Message } from '../messages/types.js';
 import { isLLMProvider, resolveProvider } from '../providers/resolve-provider.js';
-import type { JSONSchema, LLMProvider, ModelSpec } from '../providers/types.js';
 import { Session } from '../sessions/session.js';
 import { MemorySessionStore, type SessionStore } from '../sessions/store.js';
 import { checkToolSearch, createToolSearch, type ToolSearchOptions } from './tool-search.js';

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ModelRequest } from '../contracts/model-request.js';
 import { type Tool, tool } from '../executor/tool.js';
 import { ToolRegistry } from '../executor/tool-registry.js';
 import { contentText } from '../messages/content.js';
 import type { Message } from '../messages/types.js';
 import { tokenProfile, toolDefinitionTokens } from '../models/estimate-tokens.js';
 import { registerModel, resetModelRegistry } from '../models/registry.js';
-import type { ModelRequest } from '../providers/types.js';
 import { rejection, thrown } from '../test-support/errors.js';
 import { type MockReply, mockModel } from '../testing/mock-model.js';
 import { createAgent } from './create-agent.js';

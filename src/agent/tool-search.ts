@@ -1,9 +1,9 @@
 import { onceWarner, resolveContextWindow } from '../compaction/context-window.js';
+import type { ToolDefinition } from '../contracts/tool-definition.js';
 import { configError } from '../errors/lousho-error.js';
 import type { RunState } from '../executor/run-state.js';
 import type { Tool } from '../executor/tool.js';
 import { tokenProfile, toolDefinitionTokens } from '../models/estimate-tokens.js';
-import type { ToolDefinition } from '../providers/types.js';
 
 /** Settings of tool search. */
 export interface ToolSearchOptions {

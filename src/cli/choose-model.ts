@@ -1,5 +1,5 @@
+import type { LLMProvider } from '../contracts/llm-provider.js';
 import { ollamaOrigin } from '../providers/local-context.js';
-import type { LLMProvider } from '../providers/types.js';
 
 /** The model the main example runs, and why it was chosen. */
 export interface ModelChoice {

@@ -11,10 +11,10 @@
 import { resolve } from 'node:path';
 import { createAgent } from '../agent/create-agent.js';
 import { twoPhaseStrategy } from '../compaction/two-phase.js';
+import type { LLMProvider } from '../contracts/llm-provider.js';
 import { fileTools, listTree } from '../executor/file-tools.js';
 import type { Tool } from '../executor/tool.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
-import type { LLMProvider } from '../providers/types.js';
 import { mockModel } from '../testing/mock-model.js';
 import { chooseModel, describeProvider } from './choose-model.js';
 import { runCli } from './commands.js';

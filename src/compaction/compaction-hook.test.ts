@@ -6,21 +6,23 @@
  */
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
+import type { AgentEvent, CompactionDoneEvent, CompactionStartEvent } from '../contracts/agent-event.js';
+import type { AgentHook } from '../contracts/agent-hook.js';
+import type { AgentResult } from '../contracts/agent-result.js';
+import type { LLMProvider } from '../contracts/llm-provider.js';
+import type { ModelRequest } from '../contracts/model-request.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import { AgentExecutor, type AgentStream } from '../executor/agent-executor.js';
-import type { AgentEvent } from '../executor/events.js';
-import { type AgentHook, HookRegistry } from '../executor/hooks.js';
-import { type AgentResult, partialResult } from '../executor/result.js';
+import { HookRegistry } from '../executor/hook-registry.js';
+import { partialResult } from '../executor/result.js';
 import type { Tool } from '../executor/tool.js';
 import { ToolRegistry } from '../executor/tool-registry.js';
 import { contentText } from '../messages/content.js';
 import type { Message, ToolMessage } from '../messages/types.js';
 import { estimateTokens, messageTokens } from '../models/estimate-tokens.js';
 import { registerModel, resetModelRegistry } from '../models/registry.js';
-import type { LLMProvider, ModelRequest } from '../providers/types.js';
 import { type MockModelOptions, type MockReply, mockModel } from '../testing/mock-model.js';
 import { type CompactionHookOptions, type CompactionInfo, createCompactionHook } from './compaction-hook.js';
-import type { CompactionDoneEvent, CompactionStartEvent } from './events.js';
 import { isPrunedMarker } from './marker.js';
 import { protectedTailStart } from './protected-tail.js';
 import { pruneToolResultsStrategy } from './prune-tool-results.js';

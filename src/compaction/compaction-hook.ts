@@ -1,11 +1,12 @@
-import { configError, toError } from '../errors/lousho-error.js';
 import type {
   AgentHook,
   PostGenerateContext,
   PreGenerateContext,
   RecoverContext,
   RunContext,
-} from '../executor/hooks.js';
+} from '../contracts/agent-hook.js';
+import type { ModelRequest } from '../contracts/model-request.js';
+import { configError, toError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import { findPairingProblem, validateMessages } from '../messages/validate.js';
 import {
@@ -16,7 +17,6 @@ import {
   tokenProfile,
   toolDefinitionTokens,
 } from '../models/estimate-tokens.js';
-import type { ModelRequest } from '../providers/types.js';
 import { onceWarner, resolveContextWindow } from './context-window.js';
 import {
   checkContextWindow,

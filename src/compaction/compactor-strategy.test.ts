@@ -6,27 +6,27 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
+import type { AgentEvent, CompactionDoneEvent, CompactionStartEvent } from '../contracts/agent-event.js';
+import type { AgentResult } from '../contracts/agent-result.js';
+import type { ReportedModelCall } from '../contracts/model-call.js';
+import type { ModelRequest } from '../contracts/model-request.js';
 import { LLMSummarizer } from '../core/llm-summarizer.js';
 import { TruncatingSummarizer } from '../core/summarizer.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import type { AgentStream } from '../executor/agent-executor.js';
-import type { AgentEvent } from '../executor/events.js';
-import type { AgentResult } from '../executor/result.js';
 import type { Tool } from '../executor/tool.js';
 import { contentText } from '../messages/content.js';
 import { pinMessage } from '../messages/pin.js';
 import { renderMessage } from '../messages/render.js';
 import type { Message } from '../messages/types.js';
 import { estimateTokens, messageTokens } from '../models/estimate-tokens.js';
-import type { ModelRequest } from '../providers/types.js';
 import { readingTranscript } from '../test-support/transcripts.js';
 import { type MockReply, mockModel } from '../testing/mock-model.js';
 import { type CompactionInfo, createCompactionHook } from './compaction-hook.js';
 import { COMPACTOR_STRATEGY_NAME, compactorStrategy, messageAdapter } from './compactor-strategy.js';
-import type { CompactionDoneEvent, CompactionStartEvent } from './events.js';
 import { SUMMARY_HEADER, summarizeStrategy } from './summarize.js';
 import { twoPhaseStrategy } from './two-phase.js';
-import type { CompactionInput, CompactionModelCall } from './types.js';
+import type { CompactionInput } from './types.js';
 
 // ---------------------------------------------------------------------------------------
 // Helpers
@@ -298,7 +298,7 @@ describe('compactorStrategy()', () => {
 
   it("passes the hook's onModelCall and abort signal to the summarizer", async () => {
     const cheap = mockModel(['summary'], { modelId: 'cheap', provider: 'p' });
-    const calls: CompactionModelCall[] = [];
+    const calls: ReportedModelCall[] = [];
     const controller = new AbortController();
     const messages = chat(20);
     const r = await compactorStrategy({ summarizer: new LLMSummarizer<Message>({ model: cheap }) }).compact({
@@ -387,7 +387,7 @@ describe('summarizeStrategy({ summarizer })', () => {
 
   it('with an LLMSummarizer: the summarizer model writes the summary and its call is reported', async () => {
     const cheap = mockModel(['## Facts established\n- six files read'], { modelId: 'cheap' });
-    const calls: CompactionModelCall[] = [];
+    const calls: ReportedModelCall[] = [];
     const r = await summarizeStrategy({ summarizer: new LLMSummarizer<Message>({ model: cheap }) }).compact({
       ...input(readingTranscript(6), 1_000_000),
       onModelCall: (c) => calls.push(c),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
-import type { AgentEvent } from '../executor/events.js';
+import type { AgentEvent } from '../contracts/agent-event.js';
 import type { Message } from '../messages/types.js';
 import { findPairingProblem } from '../messages/validate.js';
 import { mockModel } from '../testing/mock-model.js';

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
-import type { AgentEvent } from '../executor/events.js';
+import type { AgentEvent, CompactionDoneEvent, CompactionStartEvent } from '../contracts/agent-event.js';
 import type { Tool } from '../executor/tool.js';
 import { contentText } from '../messages/content.js';
 import type { Message } from '../messages/types.js';
@@ -15,7 +15,6 @@ import { estimateTokens } from '../models/estimate-tokens.js';
 import { registerModel, resetModelRegistry } from '../models/registry.js';
 import { mockModel } from '../testing/mock-model.js';
 import { createCompactionHook } from './compaction-hook.js';
-import type { CompactionDoneEvent, CompactionStartEvent } from './events.js';
 import { isPrunedMarker } from './marker.js';
 import { SUMMARY_HEADER } from './summarize.js';
 import { twoPhaseStrategy } from './two-phase.js';

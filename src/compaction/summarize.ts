@@ -1,10 +1,10 @@
+import type { LLMProvider, ModelSpec } from '../contracts/llm-provider.js';
 import { summarizeWithModel } from '../core/llm-summarizer.js';
 import { isSummarizer, type Summarizer } from '../core/summarizer.js';
 import { configError, LoushoError, toError } from '../errors/lousho-error.js';
 import { renderMessage, serializeTranscript } from '../messages/render.js';
 import type { Message, UserMessage } from '../messages/types.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
-import type { LLMProvider, ModelSpec } from '../providers/types.js';
 import { ownPruneStrategy, pruneToolResults } from './prune-tool-results.js';
 import { applySummary, planSummary } from './summary-plan.js';
 import { type CompactionInput, type CompactionResult, type CompactionStrategy, messageCounter } from './types.js';

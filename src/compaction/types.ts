@@ -1,16 +1,5 @@
+import type { ReportedModelCall } from '../contracts/model-call.js';
 import type { Message } from '../messages/types.js';
-import type { Usage } from '../providers/types.js';
-
-/** A model call a strategy made (the summarizer's), reported so a run can count it. */
-export interface CompactionModelCall {
-  provider: string;
-  model: string;
-  usage: Usage;
-  purpose: 'compaction';
-  /** When the call started and ended (ms since the epoch), for its trace span. */
-  startTime?: number;
-  endTime?: number;
-}
 
 /** What a strategy receives. */
 export interface CompactionInput {
@@ -31,7 +20,7 @@ export interface CompactionInput {
   /** The run's abort signal; pass it to any model call. */
   abortSignal?: AbortSignal;
   /** Called after each model call the strategy makes, so the run can count its usage and limits. */
-  onModelCall?: (call: CompactionModelCall) => void;
+  onModelCall?: (call: ReportedModelCall) => void;
 }
 
 /** What a strategy returns. */

@@ -1,7 +1,7 @@
+import type { LLMProvider, ModelSpec } from '../contracts/llm-provider.js';
 import { LoushoError, toError } from '../errors/lousho-error.js';
 import { summaryRequestText } from '../messages/render.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
-import type { LLMProvider, ModelSpec } from '../providers/types.js';
 import { type SummarizeContext, type Summarizer, TruncatingSummarizer } from './summarizer.js';
 import { DEFAULT_SUMMARY_PROMPT } from './summary-prompt.js';
 

@@ -5,17 +5,13 @@
  * call throws or returns no usable text.
  */
 import { describe, expect, it, vi } from 'vitest';
+import type { ReportedModelCall } from '../contracts/model-call.js';
+import type { ModelRequest } from '../contracts/model-request.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import { registerProvider } from '../providers/resolve-provider.js';
-import type { ModelRequest } from '../providers/types.js';
 import { mockModel } from '../testing/mock-model.js';
 import { LLMSummarizer } from './llm-summarizer.js';
-import {
-  DEFAULT_TRUNCATE_MAX_CHARS,
-  isSummarizer,
-  type SummarizerModelCall,
-  TruncatingSummarizer,
-} from './summarizer.js';
+import { DEFAULT_TRUNCATE_MAX_CHARS, isSummarizer, TruncatingSummarizer } from './summarizer.js';
 import { DEFAULT_SUMMARY_PROMPT } from './summary-prompt.js';
 
 interface Line {
@@ -172,7 +168,7 @@ describe('LLMSummarizer', () => {
       provider: 'cheap',
       modelId: 'cheap-1',
     });
-    const calls: SummarizerModelCall[] = [];
+    const calls: ReportedModelCall[] = [];
     await new LLMSummarizer<Line>({ model }).summarize(lines(3), { toText, onModelCall: (c) => calls.push(c) });
     expect(calls).toEqual([
       {

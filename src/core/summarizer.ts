@@ -1,15 +1,5 @@
+import type { ReportedModelCall } from '../contracts/model-call.js';
 import { configError } from '../errors/lousho-error.js';
-
-/** A model call a summarizer made, reported so the run it is part of can count it. */
-export interface SummarizerModelCall {
-  provider: string;
-  model: string;
-  usage: { inputTokens: number | undefined; outputTokens: number | undefined; cachedInputTokens: number | undefined };
-  purpose: 'compaction';
-  /** When the call started and ended (ms since the epoch), for its trace span. */
-  startTime?: number;
-  endTime?: number;
-}
 
 /** What a summarizer is given besides the messages. */
 export interface SummarizeContext<M> {
@@ -17,7 +7,7 @@ export interface SummarizeContext<M> {
   toText: (message: M) => string;
   abortSignal?: AbortSignal | undefined;
   /** Called after each model call the summarizer makes. */
-  onModelCall?: ((call: SummarizerModelCall) => void) | undefined;
+  onModelCall?: ((call: ReportedModelCall) => void) | undefined;
 }
 
 /** Turns the messages being compacted into the text of one summary. */

@@ -1,13 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../agent/create-agent.js';
+import type { AgentEvent } from '../contracts/agent-event.js';
+import type { AgentHook } from '../contracts/agent-hook.js';
+import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { Message } from '../messages/types.js';
-import type { LLMProvider } from '../providers/types.js';
 import { rejection, thrown } from '../test-support/errors.js';
 import { mockModel } from '../testing/mock-model.js';
 import { type AgentDefinition, AgentExecutor } from './agent-executor.js';
-import type { AgentEvent } from './events.js';
-import { type AgentHook, HookRegistry } from './hooks.js';
+import { HookRegistry } from './hook-registry.js';
 import { partialResult } from './result.js';
 import { tool } from './tool.js';
 import { ToolRegistry } from './tool-registry.js';

@@ -1,9 +1,11 @@
 import type { Context } from '@opentelemetry/api';
+import type { AgentEvent } from '../contracts/agent-event.js';
+import type { LLMProvider } from '../contracts/llm-provider.js';
+import type { ModelRequest } from '../contracts/model-request.js';
+import type { ModelResponse, ModelStreamPart } from '../contracts/model-response.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import type { ToolCall } from '../messages/types.js';
-import type { LLMProvider, ModelRequest, ModelResponse, ModelStreamPart } from '../providers/types.js';
 import { endChatSpan, startChatSpan } from '../telemetry/tracing.js';
-import type { AgentEvent } from './events.js';
 
 /**
  * One model call of a step. With listeners it streams, reporting text as it arrives;

@@ -1,5 +1,7 @@
 import { compactorStrategy } from '../compaction/compactor-strategy.js';
 import { pruneToolResults } from '../compaction/prune-tool-results.js';
+import type { AgentEvent } from '../contracts/agent-event.js';
+import type { ModelRequest } from '../contracts/model-request.js';
 import { cutMiddle, mediaMarker, planCuts } from '../core/recovery.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import { contentLength, contentText } from '../messages/content.js';
@@ -12,9 +14,7 @@ import {
   messageTokens,
   tokenProfile,
 } from '../models/estimate-tokens.js';
-import type { ModelRequest } from '../providers/types.js';
-import type { AgentEvent } from './events.js';
-import type { HookRegistry } from './hooks.js';
+import type { HookRegistry } from './hook-registry.js';
 import type { RunState } from './run-state.js';
 
 export interface FitContext {

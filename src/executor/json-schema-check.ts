@@ -1,4 +1,4 @@
-import type { JSONSchema } from '../providers/types.js';
+import type { JSONSchema } from '../contracts/json-schema.js';
 
 const typeOf = (value: unknown): string =>
   value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value;

@@ -1,5 +1,5 @@
+import type { RunUsage } from '../contracts/run-usage.js';
 import { configError } from '../errors/lousho-error.js';
-import type { RunUsage } from './usage.js';
 
 /** Budgets of one run. Each counts every model call of the run, the summarizer's included. */
 export interface AgentLimits {

@@ -1,5 +1,9 @@
 import { knownContextWindow } from '../compaction/context-window.js';
 import { TranscriptCounter } from '../compaction/transcript-counter.js';
+import type { AgentEvent, RecoveryEvent } from '../contracts/agent-event.js';
+import type { LLMProvider } from '../contracts/llm-provider.js';
+import type { ModelRequest } from '../contracts/model-request.js';
+import type { ModelResponse } from '../contracts/model-response.js';
 import {
   CONTINUE_PROMPT,
   largerOutputLimit,
@@ -18,11 +22,9 @@ import {
   toolDefinitionTokens,
 } from '../models/estimate-tokens.js';
 import { getModelInfo } from '../models/registry.js';
-import type { LLMProvider, ModelRequest, ModelResponse } from '../providers/types.js';
 import { callModel } from './call-model.js';
-import type { AgentEvent, RecoveryEvent } from './events.js';
 import { type FitContext, fitRequest, replaceRejectedMedia } from './fit-request.js';
-import type { HookRegistry } from './hooks.js';
+import type { HookRegistry } from './hook-registry.js';
 import type { RunState } from './run-state.js';
 import { addCall, sumUsage } from './usage.js';
 

@@ -10,7 +10,10 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
-import type { CompactionStartEvent } from '../compaction/events.js';
+import type { AgentEvent, CompactionStartEvent, RecoveryEvent } from '../contracts/agent-event.js';
+import type { AgentResult } from '../contracts/agent-result.js';
+import type { LLMProvider } from '../contracts/llm-provider.js';
+import type { ToolDefinition } from '../contracts/tool-definition.js';
 import { CONTINUE_PROMPT, RECOVERY_LIMITS } from '../core/recovery.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import type { ContentPart, Message, ToolCall } from '../messages/types.js';
@@ -18,12 +21,9 @@ import { estimateTokens } from '../models/estimate-tokens.js';
 import { registerModel, resetModelRegistry } from '../models/registry.js';
 import { createAnthropic } from '../providers/anthropic.js';
 import { createLMStudio, createOllama, createOpenAI, createOpenRouter } from '../providers/builtin.js';
-import type { LLMProvider, ToolDefinition } from '../providers/types.js';
 import { type LoopbackServer, type ReceivedRequest, sendJson, sendSse } from '../test-support/loopback-server.js';
 import { isolateEnv, useLoopbackServers } from '../test-support/provider-setup.js';
 import { prose } from '../test-support/text.js';
-import type { AgentEvent, RecoveryEvent } from './events.js';
-import type { AgentResult } from './result.js';
 import type { Tool } from './tool.js';
 
 // ---------------------------------------------------------------------------------------

@@ -1,20 +1,5 @@
+import type { AgentResult } from '../contracts/agent-result.js';
 import { LoushoError } from '../errors/lousho-error.js';
-import type { Message } from '../messages/types.js';
-import type { FinishReason } from '../providers/types.js';
-import type { RunUsage } from './usage.js';
-
-/** What a run resolves to. */
-export interface AgentResult {
-  runId: string;
-  /** The text of the last assistant message. */
-  text: string;
-  /** The run's transcript, compacted as the run went. */
-  messages: Message[];
-  usage: RunUsage;
-  /** Agent steps taken (model calls with purpose 'generate'). */
-  steps: number;
-  finishReason: FinishReason;
-}
 
 /**
  * The partial result a failed run carried (a limit reached, an abort, a provider error

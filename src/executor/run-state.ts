@@ -1,11 +1,12 @@
 import type { Context } from '@opentelemetry/api';
-import type { CompactionModelCall } from '../compaction/types.js';
+import type { AgentEvent } from '../contracts/agent-event.js';
+import type { RunContext } from '../contracts/agent-hook.js';
+import type { LLMProvider } from '../contracts/llm-provider.js';
+import type { ReportedModelCall } from '../contracts/model-call.js';
+import type { RunUsage } from '../contracts/run-usage.js';
 import type { Message } from '../messages/types.js';
-import type { LLMProvider } from '../providers/types.js';
 import { endChatSpan, startChatSpan } from '../telemetry/tracing.js';
-import type { AgentEvent } from './events.js';
-import type { RunContext } from './hooks.js';
-import { addCall, emptyUsage, type RunUsage } from './usage.js';
+import { addCall, emptyUsage } from './usage.js';
 
 let runCounter = 0;
 
@@ -43,7 +44,7 @@ export class RunState implements RunContext {
     this.noted = { step: this.step, ...size };
   }
 
-  recordModelCall(call: CompactionModelCall): void {
+  recordModelCall(call: ReportedModelCall): void {
     const { startTime, endTime, ...rest } = call;
     addCall(this.usage, { ...rest, step: this.step });
     // The summarizer's call gets its chat span under the run's span, after the fact.

@@ -1,8 +1,8 @@
 import type { Context } from '@opentelemetry/api';
+import type { AgentEvent } from '../contracts/agent-event.js';
 import { LoushoError, toError } from '../errors/lousho-error.js';
 import type { ToolCall, ToolMessage } from '../messages/types.js';
 import { inToolSpan } from '../telemetry/tracing.js';
-import type { AgentEvent } from './events.js';
 import type { ToolRegistry } from './tool-registry.js';
 import { validateToolArguments } from './tool-registry.js';
 

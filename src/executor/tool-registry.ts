@@ -1,5 +1,6 @@
+import type { JSONSchema } from '../contracts/json-schema.js';
+import type { ToolDefinition } from '../contracts/tool-definition.js';
 import { configError } from '../errors/lousho-error.js';
-import type { JSONSchema, ToolDefinition } from '../providers/types.js';
 import { checkJsonSchema } from './json-schema-check.js';
 import type { StandardSchemaV1, Tool } from './tool.js';
 

@@ -1,4 +1,4 @@
-import type { JSONSchema } from '../providers/types.js';
+import type { JSONSchema } from '../contracts/json-schema.js';
 
 /** The Standard Schema interface (standardschema.dev) that zod 4, valibot and arktype implement. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {

@@ -1,41 +1,7 @@
+import type { ModelCall } from '../contracts/model-call.js';
+import type { RunUsage } from '../contracts/run-usage.js';
+import type { Usage } from '../contracts/usage.js';
 import { getModelInfo } from '../models/registry.js';
-import type { Usage } from '../providers/types.js';
-
-/** One model call of a run. */
-export interface ModelCallRecord {
-  provider: string;
-  model: string;
-  /** 'generate' for the agent's own steps, 'compaction' for a summarizer's call. */
-  purpose: 'generate' | 'compaction';
-  step: number;
-  usage: Usage;
-  /** USD, when the model's price is known. */
-  costUsd: number | undefined;
-}
-
-/** Token and cost totals of one model within a run. */
-export interface ModelUsage {
-  calls: number;
-  inputTokens: number;
-  outputTokens: number;
-  cachedInputTokens: number;
-  /** USD, when the model's price is known. */
-  costUsd: number | undefined;
-}
-
-/** Token and cost totals of a run, over every model call (the summarizer's included). */
-export interface RunUsage {
-  inputTokens: number;
-  outputTokens: number;
-  totalTokens: number;
-  cachedInputTokens: number;
-  /** USD over the calls whose price is known; undefined when none is. */
-  costUsd: number | undefined;
-  /** Totals per model id. */
-  byModel: Record<string, ModelUsage>;
-  /** Every model call, in order. */
-  modelCalls: ModelCallRecord[];
-}
 
 export function emptyUsage(): RunUsage {
   return {
@@ -76,8 +42,8 @@ export function sumUsage(a: Usage, b: Usage): Usage {
 }
 
 /** Adds one call to the totals (mutates `totals`). */
-export function addCall(totals: RunUsage, call: Omit<ModelCallRecord, 'costUsd'>): ModelCallRecord {
-  const record: ModelCallRecord = { ...call, costUsd: callCost(call.model, call.usage) };
+export function addCall(totals: RunUsage, call: Omit<ModelCall, 'costUsd'>): ModelCall {
+  const record: ModelCall = { ...call, costUsd: callCost(call.model, call.usage) };
   const input = call.usage.inputTokens ?? 0;
   const output = call.usage.outputTokens ?? 0;
   const cached = call.usage.cachedInputTokens ?? 0;

@@ -1,5 +1,6 @@
+import type { JSONSchema } from '../contracts/json-schema.js';
+import type { ToolDefinition } from '../contracts/tool-definition.js';
 import type { ContentPart, Message, TextPart } from '../messages/types.js';
-import type { JSONSchema, ToolDefinition } from '../providers/types.js';
 import { type ImageFormula, imageTokens } from './image-tokens.js';
 import type { TokenizerName } from './model-info.js';
 import { getModelInfo } from './registry.js';

@@ -15,7 +15,9 @@ import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../agent/create-agent.js';
-import type { AgentEvent } from '../executor/events.js';
+import type { AgentEvent } from '../contracts/agent-event.js';
+import type { ModelRequest } from '../contracts/model-request.js';
+import type { ModelStreamPart } from '../contracts/model-response.js';
 import { tool } from '../executor/tool.js';
 import type { Message } from '../messages/types.js';
 import { rejection } from '../test-support/errors.js';
@@ -34,7 +36,6 @@ import {
   fromAISDKUsage,
 } from './ai-sdk.js';
 import { toAISDKPrompt } from './ai-sdk-prompt.js';
-import type { ModelRequest, ModelStreamPart } from './types.js';
 
 // ---------------------------------------------------------------- helpers
 

@@ -1,18 +1,14 @@
+import type { JSONSchema } from '../contracts/json-schema.js';
+import type { LLMProvider } from '../contracts/llm-provider.js';
+import type { ModelRequest } from '../contracts/model-request.js';
+import type { FinishReason, ModelResponse, ModelStreamPart } from '../contracts/model-response.js';
+import type { Usage } from '../contracts/usage.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
 import { parseToolArguments } from '../messages/tool-arguments.js';
 import type { ToolCall } from '../messages/types.js';
 import { type AISDKPromptForm, type AISDKPromptMessage, promptForm, toAISDKPrompt } from './ai-sdk-prompt.js';
 import { classifyProviderError } from './classify-error.js';
 import { type RetryOptions, streamWithRetries, withRetries } from './retry.js';
-import type {
-  FinishReason,
-  JSONSchema,
-  LLMProvider,
-  ModelRequest,
-  ModelResponse,
-  ModelStreamPart,
-  Usage,
-} from './types.js';
 
 /*
  * The parts of the AI SDK's LanguageModel specification (@ai-sdk/provider) this adapter

@@ -1,8 +1,11 @@
+import type { JSONSchema } from '../contracts/json-schema.js';
+import type { ModelRequest } from '../contracts/model-request.js';
+import type { FinishReason, ModelStreamPart } from '../contracts/model-response.js';
+import type { Usage } from '../contracts/usage.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import { contentText } from '../messages/content.js';
 import { parseToolArguments } from '../messages/tool-arguments.js';
 import type { ContentPart, ImagePart, Message, TextPart, ToolCall } from '../messages/types.js';
-import type { FinishReason, JSONSchema, ModelRequest, ModelStreamPart, Usage } from './types.js';
 
 // The Messages API wire format (only what this library writes and reads). These types are
 // our own so the package does not depend on the SDK's types; the SDK's accept them.

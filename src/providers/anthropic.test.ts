@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
-import type { AgentEvent } from '../executor/events.js';
+import type { AgentEvent } from '../contracts/agent-event.js';
+import type { ModelRequest } from '../contracts/model-request.js';
+import type { ModelStreamPart } from '../contracts/model-response.js';
 import { tool } from '../executor/tool.js';
 import type { Message } from '../messages/types.js';
 import { rejection } from '../test-support/errors.js';
@@ -14,7 +16,6 @@ import {
 import { useLoopbackServers } from '../test-support/provider-setup.js';
 import { createAnthropic } from './anthropic.js';
 import { toFinishReason } from './anthropic-messages.js';
-import type { ModelRequest, ModelStreamPart } from './types.js';
 
 const MODEL = 'claude-opus-4-6';
 const SNAPSHOT = 'claude-opus-4-6-20260205';

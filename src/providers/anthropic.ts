@@ -1,3 +1,6 @@
+import type { LLMProvider } from '../contracts/llm-provider.js';
+import type { ModelRequest } from '../contracts/model-request.js';
+import type { ModelResponse, ModelStreamPart } from '../contracts/model-response.js';
 import { LoushoError, toError } from '../errors/lousho-error.js';
 import {
   type AnthropicRequest,
@@ -8,7 +11,6 @@ import {
 } from './anthropic-messages.js';
 import { classifyProviderError } from './classify-error.js';
 import { type RetryOptions, streamWithRetries, withRetries } from './retry.js';
-import type { LLMProvider, ModelRequest, ModelResponse, ModelStreamPart } from './types.js';
 
 /** Options of {@link createAnthropic}. */
 export interface AnthropicProviderOptions {

@@ -1,7 +1,7 @@
+import type { LLMProvider } from '../contracts/llm-provider.js';
 import { createAnthropic } from './anthropic.js';
 import { lmStudioContextWindow, ollamaContextWindow, ollamaOrigin } from './local-context.js';
 import { createOpenAICompatible, type OpenAICompatibleOptions } from './openai-compatible.js';
-import type { LLMProvider } from './types.js';
 
 type Factory = (modelId: string) => LLMProvider;
 type Overrides = Omit<OpenAICompatibleOptions, 'name'>;

@@ -7,8 +7,9 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type CompactionConfig, createAgent } from '../agent/create-agent.js';
-import type { CompactionDoneEvent, CompactionStartEvent } from '../compaction/events.js';
-import type { AgentEvent } from '../executor/events.js';
+import type { AgentEvent, CompactionDoneEvent, CompactionStartEvent } from '../contracts/agent-event.js';
+import type { LLMProvider } from '../contracts/llm-provider.js';
+import type { ToolDefinition } from '../contracts/tool-definition.js';
 import type { Tool } from '../executor/tool.js';
 import type { Message } from '../messages/types.js';
 import { estimateTokens } from '../models/estimate-tokens.js';
@@ -24,7 +25,6 @@ import { closedPortUrl, isolateEnv, useLoopbackServers } from '../test-support/p
 import { prose } from '../test-support/text.js';
 import { createLMStudio, createOllama } from './builtin.js';
 import { lmStudioContextWindow, ollamaContextWindow, ollamaOrigin } from './local-context.js';
-import type { LLMProvider, ToolDefinition } from './types.js';
 
 // ---------------------------------------------------------------------------------------
 // Helpers

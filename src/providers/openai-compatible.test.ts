@@ -7,8 +7,11 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
+import type { AgentEvent } from '../contracts/agent-event.js';
+import type { LLMProvider } from '../contracts/llm-provider.js';
+import type { ModelRequest } from '../contracts/model-request.js';
+import type { ModelStreamPart } from '../contracts/model-response.js';
 import { LoushoError } from '../errors/lousho-error.js';
-import type { AgentEvent } from '../executor/events.js';
 import type { Tool } from '../executor/tool.js';
 import type { Message } from '../messages/types.js';
 import { resetModelRegistry } from '../models/registry.js';
@@ -24,7 +27,6 @@ import { closedPortUrl, isolateEnv, useLoopbackServers, within } from '../test-s
 import { createLMStudio, createOllama, createOpenAI, createOpenRouter } from './builtin.js';
 import { createOpenAICompatible, type OpenAICompatibleOptions } from './openai-compatible.js';
 import type { resolveProvider } from './resolve-provider.js';
-import type { LLMProvider, ModelRequest, ModelStreamPart } from './types.js';
 
 // ---------------------------------------------------------------------------------------
 // The wire format

@@ -1,9 +1,12 @@
+import type { LLMProvider } from '../contracts/llm-provider.js';
+import type { ModelRequest } from '../contracts/model-request.js';
+import type { FinishReason, ModelResponse, ModelStreamPart } from '../contracts/model-response.js';
+import type { Usage } from '../contracts/usage.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import { parseToolArguments } from '../messages/tool-arguments.js';
 import { classifyProviderError } from './classify-error.js';
 import { type ChatUsage, chatRequestBody, toFinishReason, toToolCalls, toUsage } from './openai-messages.js';
 import { type RetryOptions, streamWithRetries, withRetries } from './retry.js';
-import type { FinishReason, LLMProvider, ModelRequest, ModelResponse, ModelStreamPart, Usage } from './types.js';
 
 /** Settings of a provider that speaks OpenAI's chat-completions API. */
 export interface OpenAICompatibleOptions {

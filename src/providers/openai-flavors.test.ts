@@ -6,12 +6,13 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
+import type { LLMProvider } from '../contracts/llm-provider.js';
+import type { ModelStreamPart } from '../contracts/model-response.js';
 import { rejection } from '../test-support/errors.js';
 import { type LoopbackServer, type ReceivedRequest, sendJson, sendSse } from '../test-support/loopback-server.js';
 import { useLoopbackServers } from '../test-support/provider-setup.js';
 import { createLMStudio, createOllama, createOpenAI, createOpenRouter } from './builtin.js';
 import { createOpenAICompatible } from './openai-compatible.js';
-import type { LLMProvider, ModelStreamPart } from './types.js';
 
 const quick = { maxRetries: 0 };
 

@@ -1,8 +1,10 @@
+import type { ModelRequest } from '../contracts/model-request.js';
+import type { FinishReason } from '../contracts/model-response.js';
+import type { Usage } from '../contracts/usage.js';
 import { contentText } from '../messages/content.js';
 import { parseToolArguments } from '../messages/tool-arguments.js';
 import type { ContentPart, ImagePart, Message, ToolCall } from '../messages/types.js';
 import { argumentsText } from '../models/estimate-tokens.js';
-import type { FinishReason, ModelRequest, Usage } from './types.js';
 
 /** A chat-completions message, as sent (only what this library writes). */
 export type ChatMessage =

@@ -1,6 +1,6 @@
+import type { LLMProvider, ModelSpec } from '../contracts/llm-provider.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
 import { BUILT_IN_PROVIDERS } from './builtin.js';
-import type { LLMProvider, ModelSpec } from './types.js';
 
 /** Builds a provider for a model id of one vendor, e.g. 'gpt-4o' for 'openai'. */
 export type ProviderFactory = (modelId: string) => LLMProvider;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
 import { twoPhaseStrategy } from '../compaction/two-phase.js';
-import type { AgentEvent } from '../executor/events.js';
+import type { AgentEvent } from '../contracts/agent-event.js';
 import { rejection } from '../test-support/errors.js';
 import { mockModel } from '../testing/mock-model.js';
 import { FileSessionStore } from './store.js';

@@ -1,9 +1,9 @@
 import { compactionSizes, compactMessages } from '../compaction/compact-messages.js';
 import type { CompactionStrategy } from '../compaction/types.js';
+import type { AgentEvent, AgentEventListener } from '../contracts/agent-event.js';
+import type { AgentResult } from '../contracts/agent-result.js';
 import { configError, LoushoError, toError } from '../errors/lousho-error.js';
 import { type AgentStream, streamRun } from '../executor/agent-executor.js';
-import type { AgentEvent, AgentEventListener } from '../executor/events.js';
-import type { AgentResult } from '../executor/result.js';
 import type { Message } from '../messages/types.js';
 import { estimateTokens } from '../models/estimate-tokens.js';
 import type { SessionStore } from './store.js';

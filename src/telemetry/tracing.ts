@@ -1,6 +1,8 @@
 import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { ModelRequest } from '../contracts/model-request.js';
+import type { ModelResponse } from '../contracts/model-response.js';
+import type { Usage } from '../contracts/usage.js';
 import type { ToolCall } from '../messages/types.js';
-import type { ModelRequest, ModelResponse, Usage } from '../providers/types.js';
 
 /**
  * OpenTelemetry spans of a run, following the GenAI semantic conventions: one

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelStreamPart } from '../providers/types.js';
+import type { ModelStreamPart } from '../contracts/model-response.js';
 import { mockModel } from './mock-model.js';
 
 const request = { model: 'mock-model', messages: [{ role: 'user' as const, content: 'hi' }] };

@@ -1,16 +1,12 @@
+import type { LLMProvider } from '../contracts/llm-provider.js';
+import type { ModelRequest } from '../contracts/model-request.js';
+import type { FinishReason, ModelResponse, ModelStreamPart } from '../contracts/model-response.js';
+import type { Usage } from '../contracts/usage.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import type { ToolCall } from '../messages/types.js';
 import { argumentsText, estimateTokens } from '../models/estimate-tokens.js';
 import { countTextTokens } from '../models/tokenizer.js';
 import { abortableDelay } from '../providers/retry.js';
-import type {
-  FinishReason,
-  LLMProvider,
-  ModelRequest,
-  ModelResponse,
-  ModelStreamPart,
-  Usage,
-} from '../providers/types.js';
 
 /** One scripted tool call; `id` is generated when absent. */
 export interface MockToolCall {

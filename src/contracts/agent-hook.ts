@@ -1,9 +1,10 @@
-import type { CompactionModelCall } from '../compaction/types.js';
-import { configError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
-import type { LLMProvider, ModelRequest, ModelResponse } from '../providers/types.js';
-import type { AgentEvent } from './events.js';
-import type { RunUsage } from './usage.js';
+import type { AgentEvent } from './agent-event.js';
+import type { LLMProvider } from './llm-provider.js';
+import type { ReportedModelCall } from './model-call.js';
+import type { ModelRequest } from './model-request.js';
+import type { ModelResponse } from './model-response.js';
+import type { RunUsage } from './run-usage.js';
 
 /** What a hook sees of the run it is part of. */
 export interface RunContext {
@@ -20,7 +21,7 @@ export interface RunContext {
    * Counts a model call a hook made (a summarizer's) in the run's usage and limits.
    * Throws LOUSHO_LIMIT_EXCEEDED when it takes the run past a limit.
    */
-  recordModelCall(call: CompactionModelCall): void;
+  recordModelCall(call: ReportedModelCall): void;
   /**
    * The context window the provider reports for the model (a local server's loaded
    * length), when it can tell; resolved once per run.
@@ -80,48 +81,4 @@ export interface AgentHook {
    * and resolve to true when something changed.
    */
   recover?(ctx: RecoverContext): boolean | Promise<boolean>;
-}
-
-/** An ordered set of hooks with unique names, for AgentExecutor. */
-export class HookRegistry {
-  readonly #hooks: AgentHook[] = [];
-
-  constructor(hooks: readonly AgentHook[] = []) {
-    for (const hook of hooks) this.register(hook);
-  }
-
-  /** Adds a hook after the ones already there. Throws LOUSHO_CONFIG_INVALID on a bad hook or a duplicate name. */
-  register(hook: AgentHook): this {
-    if (typeof hook !== 'object' || hook === null || typeof hook.name !== 'string' || hook.name === '') {
-      throw configError(
-        'A hook is an object with a name and preGenerate() and/or postGenerate(), e.g. createCompactionHook().',
-      );
-    }
-    for (const key of ['preGenerate', 'postGenerate', 'recover'] as const) {
-      if (hook[key] !== undefined && typeof hook[key] !== 'function') {
-        throw configError(`Hook '${hook.name}': ${key} must be a function.`);
-      }
-    }
-    if (this.has(hook.name)) {
-      throw configError(`A hook named '${hook.name}' is already registered; hook names must be unique.`);
-    }
-    this.#hooks.push(hook);
-    return this;
-  }
-
-  /** Removes the hook with this name; true when there was one. */
-  unregister(name: string): boolean {
-    const at = this.#hooks.findIndex((h) => h.name === name);
-    if (at >= 0) this.#hooks.splice(at, 1);
-    return at >= 0;
-  }
-
-  has(name: string): boolean {
-    return this.#hooks.some((h) => h.name === name);
-  }
-
-  /** The hooks, in the order they run. */
-  list(): readonly AgentHook[] {
-    return this.#hooks;
-  }
 }

@@ -1,0 +1,25 @@
+import type { ModelRequest } from './model-request.js';
+import type { ModelResponse, ModelStreamPart } from './model-response.js';
+
+/**
+ * A model the runtime can call. Built-in providers come from `resolveProvider('vendor/model')`;
+ * `mockModel()` in `@lousho/build-ai-agent/testing` is a scripted one.
+ */
+export interface LLMProvider {
+  /** The vendor, e.g. 'openai', 'anthropic', 'ollama', 'mock'. */
+  readonly provider: string;
+  /** The model id sent to the vendor, e.g. 'gpt-4o-mini'. */
+  readonly modelId: string;
+  /** Sends one request and resolves to the whole reply. */
+  generate(request: ModelRequest): Promise<ModelResponse>;
+  /** Sends one request and yields the reply as it arrives. */
+  stream(request: ModelRequest): AsyncIterable<ModelStreamPart>;
+  /**
+   * The context window the serving side runs the model with, when it can tell (a local
+   * server's loaded context length). Used only when neither the user nor the registry gives one.
+   */
+  contextWindow?(): Promise<number | undefined>;
+}
+
+/** `"provider/model"` string or a provider object. */
+export type ModelSpec = string | LLMProvider;

@@ -28,7 +28,7 @@ import { createCompactionHook } from '../src/compaction/compaction-hook.js';
 import type { AgentHook, RunContext } from '../src/contracts/agent-hook.js';
 import type { LLMProvider } from '../src/contracts/llm-provider.js';
 import type { ModelRequest } from '../src/contracts/model-request.js';
-import { emptyUsage } from '../src/executor/usage.js';
+import { RunState } from '../src/executor/run-state.js';
 import { contentText } from '../src/messages/content.js';
 import type { Message } from '../src/messages/types.js';
 import { argumentsText, estimateTokens } from '../src/models/estimate-tokens.js';
@@ -211,29 +211,13 @@ function stubProvider(): LLMProvider {
   };
 }
 
-/** A RunContext whose step can be moved on; the same object all run long, as the hook keys its memory on it. */
-function runContext(messages: Message[], noted: { tokens: number }): { run: RunContext; setStep(step: number): void } {
-  let step = 0;
-  const run: RunContext = {
-    runId: 'overhead-bench',
-    get step() {
-      return step;
-    },
-    messages,
-    usage: emptyUsage(),
-    provider: stubProvider(),
-    abortSignal: undefined,
-    recordModelCall: () => {},
-    providerContextWindow: async () => undefined,
-    learnedContextWindow: undefined,
-    noteRequestSize: (size) => {
-      noted.tokens = size.tokens;
-    },
-  };
+/** The run's own state (a real RunState), whose step the benchmark moves on. */
+function runContext(messages: Message[]): { run: RunState; setStep(step: number): void } {
+  const run = new RunState({ messages, provider: stubProvider(), abortSignal: undefined, emit: undefined });
   return {
     run,
     setStep: (n) => {
-      step = n;
+      run.step = n;
     },
   };
 }
@@ -332,8 +316,7 @@ export async function runOverhead(options: OverheadOptions = {}): Promise<Overhe
   // Warm-up: load both vocabularies and let the JIT settle, on messages the timed run never sees.
   {
     const warm: Message[] = head.map((m) => ({ ...m }) as Message);
-    const noted = { tokens: 0 };
-    const { run, setStep } = runContext(warm, noted);
+    const { run, setStep } = runContext(warm);
     const hook = createCompactionHook({ contextWindow: 2_000_000 });
     for (let s = 1; s <= 60; s++) {
       warm.push(...stepMessages(pairs[(s * 7) % pairs.length] as Pair, s, 'call_warm'));
@@ -352,8 +335,7 @@ export async function runOverhead(options: OverheadOptions = {}): Promise<Overhe
   // prefixes (the run only appends), so their garbage never lands in the hook's timings.
   const messages: Message[] = head.map((m) => ({ ...m }) as Message);
   const langChainMessages: BaseMessage[] = messages.map(toLangChain);
-  const noted = { tokens: 0 };
-  const { run, setStep } = runContext(messages, noted);
+  const { run, setStep } = runContext(messages);
   const hook = createCompactionHook({ contextWindow: 2_000_000 });
   const hookTimes: number[] = [];
   const lengthAt: number[] = [];
@@ -365,7 +347,7 @@ export async function runOverhead(options: OverheadOptions = {}): Promise<Overhe
     setStep(step);
     hookTimes.push(await timeHook(hook, run, messages));
     lengthAt[step] = messages.length;
-    tokensAt[step] = noted.tokens;
+    tokensAt[step] = run.budget.measure({ model: run.provider.modelId, messages });
   }
   log(`overhead: ${steps} hook steps in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 

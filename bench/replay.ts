@@ -15,11 +15,11 @@ import { compactorStrategy } from '../src/compaction/compactor-strategy.js';
 import { pruneToolResultsStrategy } from '../src/compaction/prune-tool-results.js';
 import { twoPhaseStrategy } from '../src/compaction/two-phase.js';
 import type { CompactionStrategy } from '../src/compaction/types.js';
-import type { RunContext } from '../src/contracts/agent-hook.js';
+
 import type { LLMProvider } from '../src/contracts/llm-provider.js';
 import type { ModelRequest } from '../src/contracts/model-request.js';
 import { TruncatingSummarizer } from '../src/core/summarizer.js';
-import { addCall, emptyUsage } from '../src/executor/usage.js';
+import { RunState } from '../src/executor/run-state.js';
 import type { Message } from '../src/messages/types.js';
 import { estimateTokens, messageTokens, tokenProfile } from '../src/models/estimate-tokens.js';
 import { BASELINES, type Baseline } from './baselines.js';
@@ -89,28 +89,9 @@ const REPLAY_PROVIDER: LLMProvider = {
   }),
 };
 
-interface ReplayRunContext extends RunContext {
-  step: number;
-}
-
-/** The least RunContext a hook needs: the transcript, a step counter, usage, no provider window. */
-function replayRunContext(runId: string, messages: Message[]): ReplayRunContext {
-  const usage = emptyUsage();
-  const run: ReplayRunContext = {
-    runId,
-    step: 0,
-    messages,
-    usage,
-    provider: REPLAY_PROVIDER,
-    abortSignal: undefined,
-    recordModelCall: (call) => {
-      addCall(usage, { ...call, step: run.step });
-    },
-    providerContextWindow: async () => undefined,
-    learnedContextWindow: undefined,
-    noteRequestSize: () => {},
-  };
-  return run;
+/** A real RunState over the replayed transcript (its step moved on by the replay). */
+function replayRunContext(messages: Message[]): RunState {
+  return new RunState({ messages, provider: REPLAY_PROVIDER, abortSignal: undefined, emit: undefined });
 }
 
 /**
@@ -122,10 +103,10 @@ function replayRunContext(runId: string, messages: Message[]): ReplayRunContext 
 export function hookConfiguration(name: string, strategy: () => CompactionStrategy): ReplayConfiguration {
   return {
     name,
-    start(window, runId) {
+    start(window) {
       const hook = createCompactionHook({ strategy: strategy(), contextWindow: window });
       const messages: Message[] = [];
-      const run = replayRunContext(runId, messages);
+      const run = replayRunContext(messages);
       return {
         async step(added, residual) {
           messages.push(...added);
@@ -140,17 +121,8 @@ export function hookConfiguration(name: string, strategy: () => CompactionStrate
             },
           });
           if (residual !== undefined) {
-            const inputTokens = Math.max(0, estimateTokens(request) + residual);
-            await hook.postGenerate?.({
-              request,
-              run,
-              response: {
-                text: '',
-                toolCalls: [],
-                finishReason: 'tool-calls',
-                usage: { inputTokens, outputTokens: undefined, cachedInputTokens: undefined },
-              },
-            });
+            // As the step loop does after each call: the provider's prompt count calibrates the run's budget.
+            run.budget.calibrate(request, Math.max(0, estimateTokens(request) + residual));
           }
           return { request: messages, changed };
         },

@@ -260,7 +260,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
         store: sessionOptions.store ?? new MemorySessionStore(),
         runner: {
           run: (messages, turn, emit) => executeRun(params(messages, turn, sessionHooks), emit),
-          model: () => getProvider().modelId,
+          provider: getProvider,
           compaction: sessionOptions.compaction === undefined ? agentCompaction : own,
         },
       });

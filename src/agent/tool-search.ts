@@ -1,4 +1,4 @@
-import { onceWarner, resolveContextWindow } from '../compaction/context-window.js';
+import { onceWarner } from '../compaction/request-budget.js';
 import type { ToolDefinition } from '../contracts/tool-definition.js';
 import { configError } from '../errors/lousho-error.js';
 import type { RunState } from '../executor/run-state.js';
@@ -117,12 +117,9 @@ export function createToolSearch(options: ToolSearchOptions) {
   ): Promise<ToolDefinition[]> {
     searchState.definitions.all = all;
     const model = run.provider.modelId;
-    const { contextWindow } = await resolveContextWindow({
+    const contextWindow = await run.budget.contextWindow({
       option: options.contextWindow,
-      model,
-      providerWindow: () => run.providerContextWindow(),
-      warn,
-      feature: ['Tool search', 'toolSearch.contextWindow'],
+      feature: { name: 'Tool search', setting: 'toolSearch.contextWindow', warn },
     });
     const own = all.filter((d) => d.name !== SEARCH_TOOL_NAME);
     if (toolDefinitionTokens(own, tokenProfile(model)) <= contextWindow * share) return own;

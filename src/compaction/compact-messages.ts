@@ -1,19 +1,21 @@
+import type { LLMProvider, ModelSpec } from '../contracts/llm-provider.js';
+import type { RequestBudget } from '../contracts/request-budget.js';
 import { configError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
-import { estimateTokens, messageTokens, tokenProfile } from '../models/estimate-tokens.js';
-import { getModelInfo } from '../models/registry.js';
+import { isLLMProvider, resolveProvider } from '../providers/resolve-provider.js';
 import {
   checkContextWindow,
   checkStrategy,
   checkThresholdPercent,
   checkTokens,
   DEFAULT_THRESHOLD_PERCENT,
-  FALLBACK_CONTEXT_WINDOW,
   thresholdTokens,
 } from './options.js';
 import { effectiveProtectedTokens } from './protected-tail.js';
 import { pruneToolResultsStrategy } from './prune-tool-results.js';
+import { createRequestBudget } from './request-budget.js';
+import { type CompactionOutcome, runCompaction } from './run-compaction.js';
 import type { CompactionStrategy } from './types.js';
 
 export interface CompactMessagesOptions {
@@ -21,8 +23,12 @@ export interface CompactMessagesOptions {
   strategy?: CompactionStrategy;
   /** The newest messages that fit in this many tokens stay as they are (default 40,000, at most half the threshold). */
   protectedTokens?: number;
-  /** Model id for the context-window lookup and the token estimator. */
-  model?: string;
+  /**
+   * The model, for the context-window lookup and the token estimator: a model id
+   * ('gpt-4o-mini'), a "provider/model" spec (a local server's loaded window is read for
+   * 'ollama/...' and 'lmstudio/...'), or an LLMProvider.
+   */
+  model?: ModelSpec;
   /** Context window in tokens; looked up for `model`, else 128,000. */
   contextWindow?: number;
   /** Share of the window a two-phase strategy must get under (default 0.9). */
@@ -38,6 +44,7 @@ export interface CompactMessagesResult {
   tokensAfter: number;
   prunedToolCallIds: string[];
   summary?: string;
+  /** What went wrong (a LoushoError with a code); the messages are then the input's, or the fallback's. */
   error?: Error;
   /** The strategy that ran. */
   strategy: string;
@@ -45,21 +52,27 @@ export interface CompactMessagesResult {
   appliedStrategy?: string;
 }
 
+/** The sizes a compaction works with. */
+export interface CompactionSizes {
+  contextWindow: number;
+  thresholdPercent: number;
+  thresholdTokens: number;
+  protectedTokens: number;
+}
+
 /**
- * The sizes a compaction by hand works with, from its options: the window (the option,
- * else the model registry, else 128,000), the threshold and the protected tail. Throws
- * LOUSHO_CONFIG_INVALID, naming `where`, on a bad value.
+ * The sizes of a compaction by hand, from its options and the request budget's window
+ * (the option, else a registered model, else the model's server, else the table, else
+ * 128,000). Throws LOUSHO_CONFIG_INVALID, naming `where`, on a bad value.
  */
-export function compactionSizes(
-  options: Pick<CompactMessagesOptions, 'model' | 'contextWindow' | 'thresholdPercent' | 'protectedTokens'>,
+export async function compactionSizes(
+  options: Pick<CompactMessagesOptions, 'contextWindow' | 'thresholdPercent' | 'protectedTokens'>,
+  budget: RequestBudget,
   where: string,
-): { contextWindow: number; thresholdPercent: number; thresholdTokens: number; protectedTokens: number } {
+): Promise<CompactionSizes> {
   const thresholdPercent = checkThresholdPercent(options.thresholdPercent, where) ?? DEFAULT_THRESHOLD_PERCENT;
   const requested = checkTokens(options.protectedTokens, 'protectedTokens', where);
-  const contextWindow =
-    checkContextWindow(options.contextWindow, where) ??
-    (options.model === undefined ? undefined : getModelInfo(options.model)?.contextWindow) ??
-    FALLBACK_CONTEXT_WINDOW;
+  const contextWindow = await budget.contextWindow({ option: checkContextWindow(options.contextWindow, where) });
   const threshold = thresholdTokens(contextWindow, thresholdPercent);
   return {
     contextWindow,
@@ -67,6 +80,60 @@ export function compactionSizes(
     thresholdTokens: threshold,
     protectedTokens: effectiveProtectedTokens(requested, threshold).protectedTokens,
   };
+}
+
+/** The model id and the provider (for a local server's window) a `model` option names. */
+export function modelOf(model: ModelSpec | undefined): { id: string | undefined; provider: LLMProvider | undefined } {
+  if (model === undefined) return { id: undefined, provider: undefined };
+  if (isLLMProvider(model)) return { id: model.modelId, provider: model };
+  if (typeof model !== 'string')
+    throw configError('model must be a model id such as "gpt-4o-mini", or an LLMProvider.');
+  let provider: LLMProvider | undefined;
+  if (/^(ollama|lmstudio)\//i.test(model)) provider = resolveProvider(model);
+  return { id: model, provider };
+}
+
+/**
+ * Runs one compaction of `messages` by hand, outside a run, through the same runner as the
+ * hook (the result is checked, a rejected summary falls back): the shared body of
+ * compactMessages() and session.compact().
+ */
+export async function compactOnce(
+  messages: Message[],
+  options: CompactMessagesOptions,
+  where: string,
+  /** Called with what compaction.start reports, just before the strategy runs. */
+  onStart?: (start: { strategy: string; tokensBefore: number; contextWindow: number; thresholdTokens: number }) => void,
+): Promise<{ outcome: CompactionOutcome; sizes: CompactionSizes }> {
+  const strategy = checkStrategy(options.strategy, where) ?? pruneToolResultsStrategy();
+  const { id, provider } = modelOf(options.model);
+  const model = id ?? '';
+  const budget = createRequestBudget({ model, provider });
+  const sizes = await compactionSizes(options, budget, where);
+  const request = { model, messages };
+  const tokensBefore = budget.measure(request);
+  onStart?.({
+    strategy: strategy.name,
+    tokensBefore,
+    contextWindow: sizes.contextWindow,
+    thresholdTokens: sizes.thresholdTokens,
+  });
+  const outcome = await runCompaction({
+    strategy,
+    fallback: strategy.fallback ?? pruneToolResultsStrategy(),
+    tokensBefore,
+    input: {
+      messages,
+      estimateTokens: (list) => budget.measureWith(request, list),
+      countMessage: (message) => budget.messageTokens(message, model),
+      contextWindow: sizes.contextWindow,
+      protectedTokens: sizes.protectedTokens,
+      thresholdTokens: sizes.thresholdTokens,
+      ...(id === undefined ? {} : { model: id }),
+      ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+    },
+  });
+  return { outcome, sizes };
 }
 
 /**
@@ -84,35 +151,16 @@ export async function compactMessages(
   validateMessages(messages);
   if (typeof options !== 'object' || options === null)
     throw configError('compactMessages(messages, options): options must be an object.');
-  const where = 'compactMessages()';
-  const strategy = checkStrategy(options.strategy, where) ?? pruneToolResultsStrategy();
-  const model = options.model;
-  const { contextWindow, thresholdTokens: threshold, protectedTokens } = compactionSizes(options, where);
-  const profile = tokenProfile(model);
   const input = messages.slice();
-  const result = await strategy.compact({
-    messages: input,
-    estimateTokens: (list) => estimateTokens(list, model),
-    countMessage: (message) => messageTokens(message, profile),
-    contextWindow,
-    protectedTokens,
-    thresholdTokens: threshold,
-    ...(model === undefined ? {} : { model }),
-    ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
-  });
-  if (!Array.isArray(result?.messages)) {
-    throw configError(
-      `${where}: strategy '${strategy.name}' returned no messages array; compact() must return { messages, ... }.`,
-    );
-  }
+  const { outcome } = await compactOnce(input, options, 'compactMessages()');
   return {
-    messages: result.messages === input ? input : result.messages.slice(),
-    tokensBefore: result.tokensBefore,
-    tokensAfter: result.tokensAfter,
-    prunedToolCallIds: result.prunedToolCallIds ?? [],
-    ...(result.summary === undefined ? {} : { summary: result.summary }),
-    ...(result.error === undefined ? {} : { error: result.error }),
-    strategy: strategy.name,
-    ...(result.appliedStrategy === undefined ? {} : { appliedStrategy: result.appliedStrategy }),
+    messages: outcome.messages === input ? input : outcome.messages.slice(),
+    tokensBefore: outcome.tokensBefore,
+    tokensAfter: outcome.tokensAfter,
+    prunedToolCallIds: outcome.prunedToolCallIds,
+    ...(outcome.summary === undefined ? {} : { summary: outcome.summary }),
+    ...(outcome.error === undefined ? {} : { error: outcome.error }),
+    strategy: outcome.strategy,
+    ...(outcome.appliedStrategy === undefined ? {} : { appliedStrategy: outcome.appliedStrategy }),
   };
 }

@@ -720,10 +720,12 @@ describe('createCompactionHook() in a run', () => {
       contextWindow: FOLD_WINDOW,
       thresholdTokens: FOLD_THRESHOLD,
     });
-    expect(failed?.error).toBeInstanceOf(Error);
-    expect(failed?.error?.message).toBe('summarizer unavailable');
+    // A typed error with a code, the summarizer's own error kept as its cause.
+    expect(failed?.error?.code).toBe('LOUSHO_STRATEGY_FAILED');
+    expect(failed?.error?.message).toContain('summarizer unavailable');
+    expect((failed?.error?.cause as Error).message).toBe('summarizer unavailable');
     expect(failed?.summary).toBeUndefined();
-    expect(dones[0]?.error).toEqual({ message: 'summarizer unavailable' });
+    expect(dones[0]?.error).toEqual({ message: failed?.error?.message });
 
     expect(summarized).toMatchObject({
       strategy: 'two-phase',

@@ -42,7 +42,7 @@ export function messageAdapter(countTokens: (message: Message) => number): Messa
  * above its threshold; it compacts down to `targetPercent` (60%) of that threshold.
  *
  * @example
- * createCompactionHook({ strategy: compactorStrategy({ summarizer: new LLMSummarizer({ model: 'openai/gpt-4o-mini' }) }) });
+ * createCompactionHook({ strategy: compactorStrategy({ summarizer: new LLMSummarizer({ model: resolveProvider('openai/gpt-4o-mini') }) }) });
  */
 export function compactorStrategy(options: CompactorStrategyOptions = {}): CompactionStrategy {
   return {

@@ -5,10 +5,10 @@
 /** The hook's calibration after a call: how far the provider's prompt count exceeded the raw estimate (never negative). */
 export function calibrationAfterCall(
   reportedInputTokens: number | undefined,
-  rawEstimate: number | undefined,
+  rawEstimate: number,
   previous: number,
 ): number {
-  if (reportedInputTokens === undefined || rawEstimate === undefined) return previous;
+  if (reportedInputTokens === undefined) return previous;
   return Math.max(0, reportedInputTokens - rawEstimate);
 }
 

@@ -4,6 +4,7 @@ import type { LLMProvider } from './llm-provider.js';
 import type { ReportedModelCall } from './model-call.js';
 import type { ModelRequest } from './model-request.js';
 import type { ModelResponse } from './model-response.js';
+import type { RequestBudget } from './request-budget.js';
 import type { RunUsage } from './run-usage.js';
 
 /** What a hook sees of the run it is part of. */
@@ -22,18 +23,13 @@ export interface RunContext {
    * Throws LOUSHO_LIMIT_EXCEEDED when it takes the run past a limit.
    */
   recordModelCall(call: ReportedModelCall): void;
+  /** The one measure of this run's requests: their size, the calibration and the context window. */
+  readonly budget: RequestBudget;
   /**
-   * The context window the provider reports for the model (a local server's loaded
-   * length), when it can tell; resolved once per run.
+   * State a hook keeps for this run between steps (created on first use, gone with the run):
+   * `run.hookMemory('compaction', () => ({ quiet: false }))`.
    */
-  providerContextWindow(): Promise<number | undefined>;
-  /**
-   * The window a provider stated when it rejected a request as too long. It wins over
-   * every other source for the rest of the run.
-   */
-  readonly learnedContextWindow: number | undefined;
-  /** Tells the run the window and the request size a hook worked with at this step (the compaction hook does). */
-  noteRequestSize(size: { contextWindow: number; tokens: number }): void;
+  hookMemory<T>(hook: string, create: () => T): T;
 }
 
 /** What a hook's recover() receives: the request must get down to `targetTokens`. */

@@ -1,7 +1,6 @@
-import type { LLMProvider, ModelSpec } from '../contracts/llm-provider.js';
+import type { LLMProvider } from '../contracts/llm-provider.js';
 import { LoushoError, toError } from '../errors/lousho-error.js';
 import { summaryRequestText } from '../messages/render.js';
-import { resolveProvider } from '../providers/resolve-provider.js';
 import { type SummarizeContext, type Summarizer, TruncatingSummarizer } from './summarizer.js';
 import { DEFAULT_SUMMARY_PROMPT } from './summary-prompt.js';
 
@@ -48,8 +47,12 @@ export async function summarizeWithModel(
 }
 
 export interface LLMSummarizerOptions<M> {
-  /** The summarizer model: an LLMProvider or a "provider/model" spec, typically cheaper than the agent's. */
-  model: ModelSpec;
+  /**
+   * The summarizer model, typically cheaper than the agent's: an LLMProvider. A
+   * "provider/model" spec is resolved by the layer above: `resolveProvider('openai/gpt-4o-mini')`,
+   * or pass the spec to createAgent({ summarizer }) / twoPhaseStrategy({ model }).
+   */
+  model: LLMProvider;
   /** The instruction (system message); DEFAULT_SUMMARY_PROMPT asks for facts, actions and the open question, verbatim. */
   prompt?: string;
   /** maxOutputTokens of the summary call. */
@@ -60,6 +63,11 @@ export interface LLMSummarizerOptions<M> {
   onFallback?: (error: Error) => void;
 }
 
+function isProvider(value: unknown): value is LLMProvider {
+  const v = value as Partial<LLMProvider> | null;
+  return typeof v === 'object' && v !== null && typeof v.generate === 'function' && typeof v.stream === 'function';
+}
+
 /**
  * A summarizer that asks a model for a structured summary (facts established, actions
  * taken, the open question, verbatim where possible): one call, no tools. When the call
@@ -67,28 +75,31 @@ export interface LLMSummarizerOptions<M> {
  * failing the turn.
  *
  * @example
- * new Compactor({ adapter, budgetTokens: 32_000, summarizer: new LLMSummarizer({ model: 'openai/gpt-4o-mini' }) });
+ * new Compactor({ adapter, budgetTokens: 32_000, summarizer: new LLMSummarizer({ model: resolveProvider('openai/gpt-4o-mini') }) });
  */
 export class LLMSummarizer<M = unknown> implements Summarizer<M> {
   readonly #options: LLMSummarizerOptions<M>;
-  #provider: LLMProvider | undefined;
+  /** The summarizer's provider. */
+  readonly provider: LLMProvider;
   readonly #fallback: Summarizer<M>;
 
   constructor(options: LLMSummarizerOptions<M>) {
-    if (typeof options !== 'object' || options === null || options.model === undefined || options.model === '') {
+    const model = (options as Partial<LLMSummarizerOptions<M>> | null)?.model as unknown;
+    if (typeof model === 'string' && model !== '') {
       throw new LoushoError(
         'LOUSHO_CONFIG_INVALID',
-        "LLMSummarizer needs a model, e.g. new LLMSummarizer({ model: 'openai/gpt-4o-mini' }).",
+        `LLMSummarizer takes an LLMProvider: new LLMSummarizer({ model: resolveProvider('${model}') }).`,
+      );
+    }
+    if (!isProvider(model)) {
+      throw new LoushoError(
+        'LOUSHO_CONFIG_INVALID',
+        "LLMSummarizer needs a model, an LLMProvider: new LLMSummarizer({ model: resolveProvider('openai/gpt-4o-mini') }).",
       );
     }
     this.#options = options;
+    this.provider = model;
     this.#fallback = options.fallback ?? new TruncatingSummarizer<M>();
-  }
-
-  /** The summarizer's provider, resolved on first use. */
-  get provider(): LLMProvider {
-    this.#provider ??= resolveProvider(this.#options.model);
-    return this.#provider;
   }
 
   /** The conversation as the summarizer's user message. */

@@ -8,7 +8,6 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ReportedModelCall } from '../contracts/model-call.js';
 import type { ModelRequest } from '../contracts/model-request.js';
 import { LoushoError } from '../errors/lousho-error.js';
-import { registerProvider } from '../providers/resolve-provider.js';
 import { mockModel } from '../testing/mock-model.js';
 import { LLMSummarizer } from './llm-summarizer.js';
 import { DEFAULT_TRUNCATE_MAX_CHARS, isSummarizer, TruncatingSummarizer } from './summarizer.js';
@@ -188,24 +187,17 @@ describe('LLMSummarizer', () => {
     expect(onModelCall).toHaveBeenCalledTimes(1);
   });
 
-  it('resolves a "provider/model" spec lazily, on first use', async () => {
-    const factory = vi.fn((modelId: string) => mockModel(() => `summary by ${modelId}`));
-    const summarizer = new LLMSummarizer<Line>({ model: 'lazyvendor/tiny' });
-    registerProvider('lazyvendor', factory);
-    expect(factory).not.toHaveBeenCalled();
-    expect(await summarizer.summarize(lines(2), { toText })).toBe('summary by tiny');
-    await summarizer.summarize(lines(2), { toText });
-    expect(factory).toHaveBeenCalledTimes(1);
-  });
-
-  it('fails an unknown prefix only at summarize time, and then falls back', async () => {
-    const onFallback = vi.fn();
-    const summarizer = new LLMSummarizer<Line>({ model: 'nosuchvendor/model', onFallback });
-    const messages = lines(30);
-    const summary = await summarizer.summarize(messages, { toText });
-    expect(summary).toBe(messages.map(toText).join('\n').slice(0, 500));
-    const error = onFallback.mock.calls[0]?.[0];
-    expect(LoushoError.isInstance(error) && error.code).toBe('LOUSHO_PROVIDER_NOT_FOUND');
+  it('takes an LLMProvider: a "provider/model" string is refused with how to resolve it', () => {
+    const error = (() => {
+      try {
+        new LLMSummarizer<Line>({ model: 'openai/gpt-4o-mini' as never });
+      } catch (e) {
+        return e as LoushoError;
+      }
+      return undefined;
+    })();
+    expect(error?.code).toBe('LOUSHO_CONFIG_INVALID');
+    expect(error?.message).toContain("resolveProvider('openai/gpt-4o-mini')");
   });
 
   it('does not fall back when the run was aborted: the abort propagates', async () => {
@@ -220,7 +212,7 @@ describe('LLMSummarizer', () => {
   });
 
   it('needs a model: LOUSHO_CONFIG_INVALID without one', () => {
-    expect(errorCode(() => new LLMSummarizer({ model: '' }))).toBe('LOUSHO_CONFIG_INVALID');
+    expect(errorCode(() => new LLMSummarizer({ model: '' as never }))).toBe('LOUSHO_CONFIG_INVALID');
     expect(errorCode(() => new LLMSummarizer(JSON.parse('{}')))).toBe('LOUSHO_CONFIG_INVALID');
   });
 });

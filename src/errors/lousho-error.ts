@@ -36,6 +36,12 @@ export type LoushoErrorCode =
   | 'LOUSHO_SESSION_BUSY'
   /** What a session store holds is not a transcript this library wrote; it was left as it is. */
   | 'LOUSHO_STORE_INVALID'
+  /** A compaction strategy (or the summarizer it called) threw or gave nothing usable; the run went on without it. */
+  | 'LOUSHO_STRATEGY_FAILED'
+  /** A compaction strategy returned a result that breaks the transcript or makes it larger; it was not applied. */
+  | 'LOUSHO_STRATEGY_RESULT_INVALID'
+  /** A summary left the request above the threshold or made it larger; the pruned conversation was kept. */
+  | 'LOUSHO_SUMMARY_REJECTED'
   /** A hook threw; the run ended. The hook's error is the cause. */
   | 'LOUSHO_HOOK_FAILED'
   /** A scripted model (testing) was called more often than its script allows, or left steps unused. */

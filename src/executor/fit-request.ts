@@ -7,13 +7,7 @@ import { LoushoError } from '../errors/lousho-error.js';
 import { contentLength, contentText } from '../messages/content.js';
 import { latestAssistantIndex } from '../messages/turns.js';
 import type { ContentPart, ImagePart, Message, ToolCall } from '../messages/types.js';
-import {
-  argumentsText,
-  estimateTokens,
-  messagesTokens,
-  messageTokens,
-  tokenProfile,
-} from '../models/estimate-tokens.js';
+import { argumentsText } from '../models/estimate-tokens.js';
 import type { HookRegistry } from './hook-registry.js';
 import type { RunState } from './run-state.js';
 
@@ -30,12 +24,6 @@ export interface FitAction {
   action: string;
 }
 
-/** One thing fitRequest() did, for the recovery event. */
-export interface FitAction {
-  kind: 'oversized-request' | 'oversized-results';
-  action: string;
-}
-
 /** Replaces the transcript's content with `next`, in place. */
 function rewrite(messages: Message[], next: readonly Message[]): void {
   if (next !== messages) messages.splice(0, messages.length, ...next);
@@ -43,13 +31,11 @@ function rewrite(messages: Message[], next: readonly Message[]): void {
 
 /** Compacts without a hook: prune old results, then drain and fold old turns (no model call). */
 async function emergencyCompact(ctx: FitContext, targetTokens: number): Promise<void> {
-  const { request } = ctx;
-  const profile = tokenProfile(request.model);
-  const fixed = estimateTokens({ ...request, messages: [] });
+  const { request, run } = ctx;
   const input = {
     messages: request.messages,
-    estimateTokens: (list: readonly Message[]) => fixed + messagesTokens(list, profile),
-    countMessage: (m: Message) => messageTokens(m, profile),
+    estimateTokens: (list: readonly Message[]) => run.budget.measureWith(request, list),
+    countMessage: (m: Message) => run.budget.messageTokens(m, request.model),
     contextWindow: Math.max(targetTokens, 1),
     protectedTokens: Math.floor(targetTokens / 2),
     thresholdTokens: targetTokens,
@@ -57,7 +43,7 @@ async function emergencyCompact(ctx: FitContext, targetTokens: number): Promise<
   };
   const pruned = pruneToolResults(input);
   rewrite(request.messages, pruned.messages);
-  if (estimateTokens(request) <= targetTokens) return;
+  if (run.budget.measure(request) <= targetTokens) return;
   const drained = await compactorStrategy().compact({ ...input, messages: request.messages });
   rewrite(request.messages, drained.messages);
 }
@@ -67,7 +53,7 @@ async function emergencyCompact(ctx: FitContext, targetTokens: number): Promise<
  * request gets down to `targetTokens`: head and tail kept, with a marker naming the call.
  * Resolves to the number of results cut.
  */
-function cutNewestResults(request: ModelRequest, targetTokens: number): number {
+function cutNewestResults(request: ModelRequest, run: RunState, targetTokens: number): number {
   const messages = request.messages;
   const latest = latestAssistantIndex(messages);
   if (latest < 0) return 0;
@@ -77,11 +63,10 @@ function cutNewestResults(request: ModelRequest, targetTokens: number): number {
   const indices: number[] = [];
   for (let i = latest + 1; i < messages.length; i++) if ((messages[i] as Message).role === 'tool') indices.push(i);
   if (indices.length === 0) return 0;
-  const profile = tokenProfile(request.model);
-  const over = estimateTokens(request) - targetTokens;
+  const over = run.budget.measure(request) - targetTokens;
   const sizes = indices.map((i) => ({
     chars: contentLength((messages[i] as Message).content),
-    tokens: messageTokens(messages[i] as Message, profile),
+    tokens: run.budget.messageTokens(messages[i] as Message, request.model),
   }));
   const plan = planCuts(sizes, over) ?? sizes.map((s) => Math.min(s.chars, 2_000));
   let cut = 0;
@@ -109,7 +94,7 @@ export async function fitRequest(
   reason: 'context-overflow' | 'preflight',
 ): Promise<FitAction[]> {
   const { request, run, hooks, emit } = ctx;
-  const size = () => estimateTokens(request);
+  const size = () => run.budget.measure(request);
   const actions: FitAction[] = [];
   const before = size();
   if (before <= targetTokens) return actions;
@@ -123,7 +108,7 @@ export async function fitRequest(
     actions.push({ kind: 'oversized-request', action: `compacted the request from ${before} to ${size()} tokens` });
   }
   if (size() <= targetTokens) return actions;
-  const cut = cutNewestResults(request, targetTokens);
+  const cut = cutNewestResults(request, run, targetTokens);
   if (cut > 0) {
     actions.push({
       kind: 'oversized-results',

@@ -1,5 +1,3 @@
-import { knownContextWindow } from '../compaction/context-window.js';
-import { TranscriptCounter } from '../compaction/transcript-counter.js';
 import type { AgentEvent, RecoveryEvent } from '../contracts/agent-event.js';
 import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { ModelRequest } from '../contracts/model-request.js';
@@ -14,13 +12,6 @@ import {
   statedRequest,
   stitchText,
 } from '../core/recovery.js';
-import {
-  estimateTokens,
-  outputSchemaTokens,
-  REQUEST_FRAMING_TOKENS,
-  tokenProfile,
-  toolDefinitionTokens,
-} from '../models/estimate-tokens.js';
 import { getModelInfo } from '../models/registry.js';
 import { callModel } from './call-model.js';
 import { type FitContext, fitRequest, replaceRejectedMedia } from './fit-request.js';
@@ -34,32 +25,6 @@ export interface RecoverCallOptions {
   run: RunState;
   hooks: HookRegistry;
   emit: ((event: AgentEvent) => void) | undefined;
-}
-
-const counters = new WeakMap<RunState, TranscriptCounter>();
-
-/** The request's size: what a hook noted at this step, else an incremental count. */
-function requestSize(run: RunState, request: ModelRequest): number {
-  if (run.noted !== undefined && run.noted.step === run.step) return run.noted.tokens;
-  let counter = counters.get(run);
-  if (counter === undefined) {
-    counter = new TranscriptCounter();
-    counters.set(run, counter);
-  }
-  const profile = tokenProfile(request.model);
-  return (
-    REQUEST_FRAMING_TOKENS +
-    toolDefinitionTokens(request.tools, profile) +
-    outputSchemaTokens(request.outputSchema, profile) +
-    counter.count(request.messages, profile)
-  );
-}
-
-/** The window to check a request against before sending it, when one is known. */
-async function windowFor(run: RunState, request: ModelRequest): Promise<number | undefined> {
-  if (run.learnedContextWindow !== undefined) return run.learnedContextWindow;
-  if (run.noted !== undefined && run.noted.step === run.step) return run.noted.contextWindow;
-  return (await knownContextWindow(request.model, () => run.providerContextWindow()))?.contextWindow;
 }
 
 /**
@@ -82,10 +47,10 @@ export async function callWithRecovery(options: RecoverCallOptions): Promise<Mod
     emit?.({ type: 'recovery.done', runId: run.runId, step: run.step, kind, action, attempt });
   const fit: FitContext = options;
 
-  const window = await windowFor(run, request);
+  const window = await run.budget.contextWindow({ unknown: 'none' });
   if (window !== undefined) {
     const budget = window - (request.maxOutputTokens ?? 0);
-    if (requestSize(run, request) > budget) {
+    if (run.budget.measure(request) > budget) {
       const actions = await fitRequest(fit, budget, 'preflight');
       // One event per recovery; cutting the newest results is its kind when it happened.
       const last = actions.at(-1);
@@ -111,14 +76,14 @@ export async function callWithRecovery(options: RecoverCallOptions): Promise<Mod
       if (kind === 'context-overflow' && attempts.overflow < RECOVERY_LIMITS.contextOverflow) {
         attempts.overflow++;
         const limit = statedLimit(error);
-        if (limit !== undefined) run.learnedContextWindow = Math.min(run.learnedContextWindow ?? limit, limit);
-        const estimate = Math.max(statedRequest(error) ?? 0, estimateTokens(request));
-        const target = overflowTarget({ limit: run.learnedContextWindow, estimate, attempt: attempts.overflow });
+        if (limit !== undefined) run.budget.learnWindow(limit);
+        const estimate = Math.max(statedRequest(error) ?? 0, run.budget.measure(request));
+        const target = overflowTarget({ limit: run.budget.learnedWindow, estimate, attempt: attempts.overflow });
         const actions = await fitRequest(fit, Math.min(target, estimate - 1), 'context-overflow');
         const cut = actions.some((a) => a.kind === 'oversized-results') ? ', cutting the newest results' : '';
         report(
           'context-overflow',
-          `the provider rejected ${estimate} tokens${limit === undefined ? '' : ` (its window is ${limit})`}; compacted to ${estimateTokens(request)}${cut} and retried`,
+          `the provider rejected ${estimate} tokens${limit === undefined ? '' : ` (its window is ${limit})`}; compacted to ${run.budget.measure(request)}${cut} and retried`,
           attempts.overflow,
         );
         continue;
@@ -133,6 +98,7 @@ export async function callWithRecovery(options: RecoverCallOptions): Promise<Mod
       throw error;
     }
     record(response);
+    run.budget.calibrate(request, response.usage.inputTokens);
     if (response.finishReason !== 'length' || attempts.length >= RECOVERY_LIMITS.outputTruncated) return response;
     attempts.length++;
     const cutCalls = response.toolCalls.filter((c) => typeof c.arguments === 'string');

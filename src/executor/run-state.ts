@@ -1,8 +1,10 @@
 import type { Context } from '@opentelemetry/api';
+import { createRequestBudget } from '../compaction/request-budget.js';
 import type { AgentEvent } from '../contracts/agent-event.js';
 import type { RunContext } from '../contracts/agent-hook.js';
 import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { ReportedModelCall } from '../contracts/model-call.js';
+import type { RequestBudget } from '../contracts/request-budget.js';
 import type { RunUsage } from '../contracts/run-usage.js';
 import type { Message } from '../messages/types.js';
 import { endChatSpan, startChatSpan } from '../telemetry/tracing.js';
@@ -19,18 +21,18 @@ export class RunState implements RunContext {
   readonly provider: LLMProvider;
   readonly abortSignal: AbortSignal | undefined;
   readonly emit: ((event: AgentEvent) => void) | undefined;
-  learnedContextWindow: number | undefined;
+  readonly budget: RequestBudget;
   /** The trace context of the run's span, parent of its model and tool spans. */
   traceContext: Context | undefined;
-  /** What a hook noted about this step's request: the window and the size it worked with. */
-  noted: { step: number; contextWindow: number; tokens: number } | undefined;
-  #window: Promise<number | undefined> | undefined;
+  readonly #hookMemory = new Map<string, unknown>();
 
   constructor(options: {
     messages: Message[];
     provider: LLMProvider;
     abortSignal: AbortSignal | undefined;
     emit: ((event: AgentEvent) => void) | undefined;
+    /** The window the run was configured with (createAgent's compaction.contextWindow), if any. */
+    contextWindow?: number | undefined;
   }) {
     runCounter++;
     this.runId = `run_${Date.now().toString(36)}_${runCounter}`;
@@ -38,10 +40,16 @@ export class RunState implements RunContext {
     this.provider = options.provider;
     this.abortSignal = options.abortSignal;
     this.emit = options.emit;
+    this.budget = createRequestBudget({
+      model: options.provider.modelId,
+      provider: options.provider,
+      contextWindow: options.contextWindow,
+    });
   }
 
-  noteRequestSize(size: { contextWindow: number; tokens: number }): void {
-    this.noted = { step: this.step, ...size };
+  hookMemory<T>(hook: string, create: () => T): T {
+    if (!this.#hookMemory.has(hook)) this.#hookMemory.set(hook, create());
+    return this.#hookMemory.get(hook) as T;
   }
 
   recordModelCall(call: ReportedModelCall): void {
@@ -50,22 +58,5 @@ export class RunState implements RunContext {
     // The summarizer's call gets its chat span under the run's span, after the fact.
     const span = startChatSpan(this.traceContext, { ...rest, ...(startTime === undefined ? {} : { startTime }) });
     endChatSpan(span, { usage: call.usage, ...(endTime === undefined ? {} : { endTime }) });
-  }
-
-  providerContextWindow(): Promise<number | undefined> {
-    const ask = this.provider.contextWindow;
-    if (ask === undefined) return Promise.resolve(undefined);
-    // Asked once per run; a server that cannot tell yet (a model not loaded) is asked again next time.
-    this.#window ??= ask.call(this.provider).then(
-      (value) => {
-        if (value === undefined) this.#window = undefined;
-        return value;
-      },
-      () => {
-        this.#window = undefined;
-        return undefined;
-      },
-    );
-    return this.#window;
   }
 }

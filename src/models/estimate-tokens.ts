@@ -154,6 +154,22 @@ export function messagesTokens(messages: readonly Message[], profile: TokenProfi
 }
 
 /**
+ * The part of a request's size that is not its messages: the request framing, the tool
+ * definitions and the output schema. A request's size is this plus its messages' tokens;
+ * every estimate in the library (estimateTokens, the run's RequestBudget) is that one sum.
+ */
+export function requestFixedTokens(
+  request: Pick<TokenEstimateRequest, 'tools' | 'outputSchema'>,
+  profile: TokenProfile = DEFAULT_PROFILE,
+): number {
+  return (
+    REQUEST_FRAMING_TOKENS +
+    toolDefinitionTokens(request.tools, profile) +
+    outputSchemaTokens(request.outputSchema, profile)
+  );
+}
+
+/**
  * Estimates the prompt tokens of a transcript or of a whole request: real BPE counts
  * (o200k, or cl100k for older OpenAI models) of every message, plus the chat format's
  * framing, the tool definitions, the output schema and images by the vendor's formula.
@@ -165,16 +181,9 @@ export function messagesTokens(messages: readonly Message[], profile: TokenProfi
  * estimateTokens({ model: 'gpt-4o', messages, tools });
  */
 export function estimateTokens(input: readonly Message[] | TokenEstimateRequest, model?: string): number {
-  if (Array.isArray(input)) {
-    const profile = tokenProfile(model);
-    return REQUEST_FRAMING_TOKENS + messagesTokens(input as readonly Message[], profile);
-  }
-  const request = input as TokenEstimateRequest;
+  const request: TokenEstimateRequest = Array.isArray(input)
+    ? { messages: input as readonly Message[] }
+    : (input as TokenEstimateRequest);
   const profile = tokenProfile(model ?? request.model);
-  return (
-    REQUEST_FRAMING_TOKENS +
-    messagesTokens(request.messages, profile) +
-    toolDefinitionTokens(request.tools, profile) +
-    outputSchemaTokens(request.outputSchema, profile)
-  );
+  return requestFixedTokens(request, profile) + messagesTokens(request.messages, profile);
 }

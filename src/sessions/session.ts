@@ -1,11 +1,13 @@
-import { compactionSizes, compactMessages } from '../compaction/compact-messages.js';
+import { compactOnce } from '../compaction/compact-messages.js';
+import { PRUNE_STRATEGY_NAME } from '../compaction/prune-tool-results.js';
+import { compactionDoneEvent, compactionStartEvent } from '../compaction/run-compaction.js';
 import type { CompactionStrategy } from '../compaction/types.js';
 import type { AgentEvent, AgentEventListener } from '../contracts/agent-event.js';
 import type { AgentResult } from '../contracts/agent-result.js';
-import { configError, LoushoError, toError } from '../errors/lousho-error.js';
+import type { LLMProvider } from '../contracts/llm-provider.js';
+import { configError, LoushoError } from '../errors/lousho-error.js';
 import { type AgentStream, streamRun } from '../executor/agent-executor.js';
 import type { Message } from '../messages/types.js';
-import { estimateTokens } from '../models/estimate-tokens.js';
 import type { SessionStore } from './store.js';
 
 /** Options of one session turn. */
@@ -40,8 +42,8 @@ export interface SessionRunner {
     options: SessionTurnOptions,
     emit: ((event: AgentEvent) => void) | undefined,
   ): Promise<AgentResult>;
-  /** The model id, for estimates and the window. */
-  model(): string;
+  /** The agent's model, for estimates and the window (a local server's loaded window included). */
+  provider(): LLMProvider;
   /** The compaction settings of the session (its own, else the agent's); undefined when compaction is off. */
   compaction: (SessionCompactOptions & { strategy: CompactionStrategy }) | undefined;
 }
@@ -163,63 +165,30 @@ export class Session {
     this.#claim('compact');
     try {
       const settings = { ...this.#runner.compaction, ...options };
-      const model = this.#runner.model();
       const before = this.#messages;
-      const strategyName = settings.strategy?.name ?? 'prune-tool-results';
       if (before.length === 0) {
-        return { messagesBefore: 0, messagesAfter: 0, tokensBefore: 0, tokensAfter: 0, strategy: strategyName };
+        const strategy = settings.strategy?.name ?? PRUNE_STRATEGY_NAME;
+        return { messagesBefore: 0, messagesAfter: 0, tokensBefore: 0, tokensAfter: 0, strategy };
       }
-      const sizes = compactionSizes({ ...settings, model }, 'session.compact()');
-      const tokensBefore = estimateTokens(before, model);
-      this.#emit({
-        type: 'compaction.start',
-        strategy: strategyName,
-        tokensBefore,
-        contextWindow: sizes.contextWindow,
-        thresholdTokens: sizes.thresholdTokens,
-        trigger: 'manual',
-      });
-      let result: Awaited<ReturnType<typeof compactMessages>> | undefined;
-      let error: Error | undefined;
-      try {
-        result = await compactMessages(before, {
-          model,
-          contextWindow: sizes.contextWindow,
-          thresholdPercent: sizes.thresholdPercent,
-          ...(settings.strategy === undefined ? {} : { strategy: settings.strategy }),
-          ...(settings.protectedTokens === undefined ? {} : { protectedTokens: settings.protectedTokens }),
-        });
-        error = result.error;
-      } catch (cause) {
-        if (LoushoError.isInstance(cause) && cause.code === 'LOUSHO_CONFIG_INVALID') throw cause;
-        error = toError(cause);
-      }
-      const after = result?.messages ?? before;
-      const unchanged = after.length === before.length && after.every((m, i) => m === before[i]);
-      const tokensAfter = unchanged || result === undefined ? tokensBefore : result.tokensAfter;
-      if (!unchanged) {
-        this.#messages = [...after];
+      const manual = { trigger: 'manual' as const };
+      const { outcome } = await compactOnce(
+        before.slice(),
+        { ...settings, model: this.#runner.provider() },
+        'session.compact()',
+        (start) => this.#emit(compactionStartEvent(manual, start)),
+      );
+      if (outcome.changed) {
+        this.#messages = [...outcome.messages];
         await this.#store.save(this.id, this.#messages);
       }
-      this.#emit({
-        type: 'compaction.done',
-        strategy: strategyName,
-        ...(result?.appliedStrategy === undefined ? {} : { appliedStrategy: result.appliedStrategy }),
-        tokensBefore,
-        tokensAfter,
-        prunedToolCallIds: unchanged ? [] : (result?.prunedToolCallIds ?? []),
-        ...(result?.summary === undefined || unchanged ? {} : { summary: true }),
-        ...(error === undefined ? {} : { error: { message: error.message } }),
-        ...(unchanged ? { unchanged: true as const } : {}),
-        trigger: 'manual',
-      });
+      this.#emit(compactionDoneEvent(manual, outcome));
       return {
         messagesBefore: before.length,
         messagesAfter: this.#messages.length,
-        tokensBefore,
-        tokensAfter,
-        strategy: strategyName,
-        ...(error === undefined ? {} : { error }),
+        tokensBefore: outcome.tokensBefore,
+        tokensAfter: outcome.tokensAfter,
+        strategy: outcome.strategy,
+        ...(outcome.error === undefined ? {} : { error: outcome.error }),
       };
     } finally {
       this.#busy = false;

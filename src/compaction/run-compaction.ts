@@ -1,0 +1,214 @@
+import type { CompactionDoneEvent, CompactionStartEvent } from '../contracts/agent-event.js';
+import { LoushoError, type LoushoErrorCode } from '../errors/lousho-error.js';
+import type { Message } from '../messages/types.js';
+import { findPairingProblem, validateMessages } from '../messages/validate.js';
+import { rejectSummary } from './trigger.js';
+import type { CompactionInput, CompactionResult, CompactionStrategy } from './types.js';
+
+/** One compaction to run: the strategy, the one whose result is kept when a summary is rejected, and its input. */
+export interface CompactionAttempt {
+  /** The strategy that runs (its fallback, while summaries are paused). */
+  strategy: CompactionStrategy;
+  /** Whose result is kept when a summary is rejected: the strategy's own prune step. */
+  fallback: CompactionStrategy;
+  /** What the strategy receives; `input.messages` is never modified. */
+  input: CompactionInput;
+  /** The request's size before, as the caller measured it. */
+  tokensBefore: number;
+}
+
+/** What a compaction did: the new transcript and everything the events and onCompaction report. */
+export interface CompactionOutcome {
+  /** The transcript to keep: `input.messages` itself when nothing changed. */
+  messages: Message[];
+  changed: boolean;
+  /** The strategy that ran. */
+  strategy: string;
+  /** The strategy whose result was kept, when it differs (a fallback or a rejected summary). */
+  appliedStrategy?: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  prunedToolCallIds: string[];
+  /** The summary text, when old turns were replaced by one. */
+  summary?: string;
+  /** What went wrong, when something did; the run goes on either way. */
+  error?: LoushoError;
+  /** A summary was written but rejected (it left the request above the threshold, or made it larger). */
+  summaryRejected: boolean;
+}
+
+/** What onCompaction receives. */
+export interface CompactionInfo {
+  strategy: string;
+  appliedStrategy?: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  prunedToolCallIds: string[];
+  /** The summary text, when old turns were replaced by one. */
+  summary?: string;
+  error?: LoushoError;
+  contextWindow: number;
+  thresholdTokens: number;
+}
+
+function sameMessages(a: readonly Message[], b: readonly Message[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Anything a strategy threw or reported, as a LoushoError (a LoushoError is kept as it is). */
+export function compactionError(value: unknown, code: LoushoErrorCode, strategy: string): LoushoError {
+  if (LoushoError.isInstance(value)) return value;
+  const message = value instanceof Error ? value.message : typeof value === 'string' ? value : JSON.stringify(value);
+  return new LoushoError(code, `Strategy '${strategy}' failed: ${message}. The conversation was kept as it was.`, {
+    cause: value,
+    details: { strategy },
+  });
+}
+
+function invalid(strategy: string, problem: string): LoushoError {
+  return new LoushoError(
+    'LOUSHO_STRATEGY_RESULT_INVALID',
+    `Strategy '${strategy}' ${problem}; its result was not applied. A strategy returns { messages, tokensBefore, tokensAfter, ` +
+      'prunedToolCallIds }, keeps every tool call with its result, and never makes the conversation larger.',
+    { details: { strategy } },
+  );
+}
+
+/** Checks a strategy's result: a messages array of valid messages, every tool call still with its result. */
+function checkResult(result: unknown, strategy: string, input: readonly Message[]): CompactionResult {
+  const r = result as Partial<CompactionResult> | null;
+  if (typeof r !== 'object' || r === null || !Array.isArray(r.messages))
+    throw invalid(strategy, 'returned no messages array');
+  try {
+    validateMessages(r.messages);
+  } catch (cause) {
+    throw invalid(strategy, `returned a malformed message (${(cause as Error).message})`);
+  }
+  const broken = findPairingProblem(r.messages);
+  if (broken !== undefined && findPairingProblem(input) === undefined)
+    throw invalid(strategy, `broke the transcript (${broken})`);
+  return { ...r, prunedToolCallIds: Array.isArray(r.prunedToolCallIds) ? r.prunedToolCallIds : [] } as CompactionResult;
+}
+
+async function attempt(strategy: CompactionStrategy, input: CompactionInput): Promise<CompactionResult> {
+  let result: unknown;
+  try {
+    result = await strategy.compact(input);
+  } catch (cause) {
+    throw compactionError(cause, 'LOUSHO_STRATEGY_FAILED', strategy.name);
+  }
+  return checkResult(result, strategy.name, input.messages);
+}
+
+/**
+ * Runs one compaction the same way for the hook, session.compact() and compactMessages():
+ * the strategy runs on `input` (never modified); its result must be a valid transcript that
+ * keeps every tool call with its result and is not larger than the input; a summary that
+ * leaves the request above the threshold or makes it larger is rejected and the fallback's
+ * (pruned) result kept. Nothing here throws: every failure is the outcome's `error`, a
+ * LoushoError with a code, and the transcript stays as it was.
+ */
+export async function runCompaction(run: CompactionAttempt): Promise<CompactionOutcome> {
+  const { strategy, fallback, input, tokensBefore } = run;
+  const messages = input.messages;
+  let result: CompactionResult | undefined;
+  let error: LoushoError | undefined;
+  let appliedStrategy: string | undefined;
+  let summaryRejected = false;
+  try {
+    result = await attempt(strategy, input);
+    appliedStrategy = result.appliedStrategy;
+    if (result.error !== undefined) error = compactionError(result.error, 'LOUSHO_STRATEGY_FAILED', strategy.name);
+  } catch (cause) {
+    error = cause as LoushoError;
+  }
+  let tokensAfter = result === undefined ? tokensBefore : input.estimateTokens(result.messages);
+  if (result?.summary !== undefined && rejectSummary(tokensBefore, tokensAfter, input.thresholdTokens)) {
+    error = new LoushoError(
+      'LOUSHO_SUMMARY_REJECTED',
+      tokensAfter > tokensBefore
+        ? `The summary was rejected: it made the request larger (${tokensBefore} -> ${tokensAfter} tokens). Kept the pruned conversation.`
+        : `The summary was rejected: the request is still ${tokensAfter} tokens, above the threshold of ${input.thresholdTokens}. Kept the pruned conversation.`,
+      { details: { strategy: strategy.name, tokensBefore, tokensAfter, thresholdTokens: input.thresholdTokens } },
+    );
+    summaryRejected = true;
+    appliedStrategy = fallback.name;
+    try {
+      result = await attempt(fallback, input);
+      tokensAfter = input.estimateTokens(result.messages);
+    } catch {
+      result = undefined; // keep the transcript as it was; the rejection is the error reported
+    }
+  } else if (result !== undefined && tokensAfter > tokensBefore && !sameMessages(result.messages, messages)) {
+    error = invalid(strategy.name, `made the request larger (${tokensBefore} -> ${tokensAfter} tokens)`);
+    result = undefined;
+  }
+  const changed = result !== undefined && !sameMessages(result.messages, messages);
+  return {
+    messages: changed && result !== undefined ? result.messages : messages,
+    changed,
+    strategy: strategy.name,
+    ...(appliedStrategy === undefined ? {} : { appliedStrategy }),
+    tokensBefore,
+    tokensAfter: changed ? tokensAfter : tokensBefore,
+    prunedToolCallIds: changed ? (result?.prunedToolCallIds ?? []) : [],
+    ...(changed && result?.summary !== undefined ? { summary: result.summary } : {}),
+    ...(error === undefined ? {} : { error }),
+    summaryRejected,
+  };
+}
+
+/** Where a compaction happened, for its events: a run's step, or a manual compaction. */
+export interface CompactionWhere {
+  runId?: string;
+  step?: number;
+  trigger?: 'manual';
+}
+
+/** The compaction.start event of a compaction about to run. */
+export function compactionStartEvent(
+  where: CompactionWhere,
+  fields: { strategy: string; tokensBefore: number; contextWindow: number; thresholdTokens: number },
+): CompactionStartEvent {
+  return { type: 'compaction.start', ...where, ...fields };
+}
+
+/** The compaction.done event of an outcome (the summary text is left out: onCompaction has it). */
+export function compactionDoneEvent(where: CompactionWhere, outcome: CompactionOutcome): CompactionDoneEvent {
+  const { runId, step, trigger } = where;
+  return {
+    type: 'compaction.done',
+    ...(runId === undefined ? {} : { runId }),
+    ...(step === undefined ? {} : { step }),
+    strategy: outcome.strategy,
+    ...(outcome.appliedStrategy === undefined ? {} : { appliedStrategy: outcome.appliedStrategy }),
+    tokensBefore: outcome.tokensBefore,
+    tokensAfter: outcome.tokensAfter,
+    prunedToolCallIds: outcome.prunedToolCallIds,
+    ...(outcome.summary === undefined ? {} : { summary: true }),
+    ...(outcome.error === undefined ? {} : { error: { message: outcome.error.message } }),
+    ...(outcome.changed ? {} : { unchanged: true as const }),
+    ...(trigger === undefined ? {} : { trigger }),
+  };
+}
+
+/** What onCompaction receives for an outcome. */
+export function compactionInfo(
+  outcome: CompactionOutcome,
+  sizes: { contextWindow: number; thresholdTokens: number },
+): CompactionInfo {
+  return {
+    strategy: outcome.strategy,
+    ...(outcome.appliedStrategy === undefined ? {} : { appliedStrategy: outcome.appliedStrategy }),
+    tokensBefore: outcome.tokensBefore,
+    tokensAfter: outcome.tokensAfter,
+    prunedToolCallIds: outcome.prunedToolCallIds,
+    ...(outcome.summary === undefined ? {} : { summary: outcome.summary }),
+    ...(outcome.error === undefined ? {} : { error: outcome.error }),
+    contextWindow: sizes.contextWindow,
+    thresholdTokens: sizes.thresholdTokens,
+  };
+}

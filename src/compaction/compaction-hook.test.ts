@@ -723,7 +723,7 @@ describe('createCompactionHook() in a run', () => {
     // A typed error with a code, the summarizer's own error kept as its cause.
     expect(failed?.error?.code).toBe('LOUSHO_STRATEGY_FAILED');
     expect(failed?.error?.message).toContain('summarizer unavailable');
-    expect((failed?.error?.cause as Error).message).toBe('summarizer unavailable');
+    expect((failed?.error?.cause as Error | undefined)?.message).toBe('summarizer unavailable');
     expect(failed?.summary).toBeUndefined();
     expect(dones[0]?.error).toEqual({ message: failed?.error?.message });
 

@@ -541,7 +541,7 @@ describe('compaction strategies on random transcripts', () => {
           if (variant.summarizer === 'throwing') {
             // A typed error with a code; the summarizer's own error is its cause.
             expect((result.error as LoushoError).code, label).toBe('LOUSHO_STRATEGY_FAILED');
-            expect((result.error?.cause as Error).message, label).toBe('down');
+            expect((result.error?.cause as Error | undefined)?.message, label).toBe('down');
           }
           expect(result.appliedStrategy, label).toBe('prune-tool-results');
           expect(result.messages, label).toStrictEqual(pruned.messages);

@@ -1,4 +1,5 @@
 import { abortedError, LoushoError } from '../errors/lousho-error.js';
+import { redactError } from '../errors/redact.js';
 import { classifyProviderError } from './classify-error.js';
 
 /** Which call failed: the vendor and model named in errors, and the call's signal. */
@@ -44,8 +45,15 @@ function parseBody(text: string | undefined): unknown {
   }
 }
 
-/** What an AI SDK model threw, as a LoushoError: HTTP failures (APICallError) through classifyProviderError. */
+/**
+ * What an AI SDK model threw, as a LoushoError whose text and causes show no API key:
+ * HTTP failures (APICallError) through classifyProviderError.
+ */
 export function aiSDKError(error: unknown, call: AISDKCallContext): LoushoError {
+  return redactError(toLoushoError(error, call));
+}
+
+function toLoushoError(error: unknown, call: AISDKCallContext): LoushoError {
   if (LoushoError.isInstance(error)) return error;
   const name = errorName(error);
   if (call.signal?.aborted === true || name === 'AbortError') return abortedError(undefined, error);

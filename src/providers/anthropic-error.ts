@@ -1,4 +1,5 @@
 import { abortedError, LoushoError, toError } from '../errors/lousho-error.js';
+import { redactError } from '../errors/redact.js';
 import type { AnthropicRequest } from './anthropic-api-types.js';
 import { classifyProviderError } from './classify-error.js';
 
@@ -48,8 +49,12 @@ function withTranscriptIndex(error: LoushoError, request: AnthropicRequest, text
   });
 }
 
-/** Any failure of one Messages API call through the SDK, as a LoushoError. */
+/** Any failure of one Messages API call through the SDK, as a LoushoError whose text and causes show no API key. */
 export function anthropicError(error: unknown, sdk: AnthropicErrorClasses, call: AnthropicCallContext): LoushoError {
+  return redactError(toLoushoError(error, sdk, call));
+}
+
+function toLoushoError(error: unknown, sdk: AnthropicErrorClasses, call: AnthropicCallContext): LoushoError {
   if (LoushoError.isInstance(error)) return error;
   if (call.signal?.aborted === true || error instanceof sdk.APIUserAbortError) return abortedError(undefined, error);
   const failure = { provider: call.provider, model: call.model, apiKeyEnv: call.apiKeyEnv, cause: error };

@@ -2,6 +2,7 @@ import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { ModelRequest } from '../contracts/model-request.js';
 import type { ModelResponse, ModelStreamPart } from '../contracts/model-response.js';
 import { abortedError, LoushoError } from '../errors/lousho-error.js';
+import { registerSecret, registerSecretHeaders } from '../errors/redact.js';
 import { isAborted } from './abortable.js';
 import type { AnthropicRequest, AnthropicRequestBody } from './anthropic-api-types.js';
 import { anthropicError } from './anthropic-error.js';
@@ -77,6 +78,8 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
         { details: { provider: PROVIDER, variable: API_KEY_ENV } },
       );
     }
+    registerSecret(apiKey);
+    registerSecretHeaders(options.headers);
     const baseURL = nonEmpty(options.baseURL) ?? nonEmpty(process.env.ANTHROPIC_BASE_URL);
     const client = new sdkModule.Anthropic({
       apiKey,

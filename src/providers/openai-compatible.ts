@@ -2,6 +2,7 @@ import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { ModelRequest } from '../contracts/model-request.js';
 import type { ModelResponse, ModelStreamPart } from '../contracts/model-response.js';
 import { abortedError, LoushoError } from '../errors/lousho-error.js';
+import { registerSecret, registerSecretHeaders } from '../errors/redact.js';
 import { type OpenAICallContext, openAIError } from './openai-error.js';
 import { chatRequestBody } from './openai-messages.js';
 import { fromOpenAICompletion, type OpenAIChatCompletion } from './openai-reply.js';
@@ -63,6 +64,8 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
         ),
       );
     }
+    registerSecret(apiKey);
+    registerSecretHeaders(options.headers);
     // One client per key: a key set or changed later is used from the next call on.
     if (clientKey !== apiKey) client = undefined;
     clientKey = apiKey;

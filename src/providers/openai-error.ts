@@ -1,4 +1,5 @@
 import { abortedError, LoushoError } from '../errors/lousho-error.js';
+import { redactError } from '../errors/redact.js';
 import { classifyProviderError } from './classify-error.js';
 
 /** Which call failed: the provider name and model named in errors, the key's variable, and the call's signal. */
@@ -9,8 +10,12 @@ export interface OpenAICallContext {
   signal: AbortSignal | undefined;
 }
 
-/** Anything the openai client threw, as a LoushoError. */
+/** Anything the openai client threw, as a LoushoError whose text and causes show no API key. */
 export function openAIError(error: unknown, call: OpenAICallContext): LoushoError {
+  return redactError(toLoushoError(error, call));
+}
+
+function toLoushoError(error: unknown, call: OpenAICallContext): LoushoError {
   if (LoushoError.isInstance(error)) return error;
   if (call.signal?.aborted === true) return abortedError(undefined, error);
   const e = error as { name?: string; status?: unknown; headers?: Headers; error?: unknown; message?: string };

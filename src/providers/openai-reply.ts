@@ -1,5 +1,6 @@
 import type { ModelResponse } from '../contracts/model-response.js';
 import { LoushoError } from '../errors/lousho-error.js';
+import { redactText } from '../errors/redact.js';
 import { parseToolArguments } from '../messages/tool-arguments.js';
 import type { ToolCall } from '../messages/types.js';
 import { openAIFinishReason } from './openai-finish-reason.js';
@@ -36,7 +37,7 @@ export function fromOpenAICompletion(completion: OpenAIChatCompletion, where: st
   if (choice === undefined) {
     throw new LoushoError(
       'LOUSHO_PROVIDER_FAILED',
-      `${where} answered without a choice: ${JSON.stringify(completion).slice(0, 500)}`,
+      `${where} answered without a choice: ${redactText(JSON.stringify(completion).slice(0, 500))}`,
     );
   }
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configError, LoushoError, toError } from './lousho-error.js';
+import { abortedError, configError, LoushoError, toError } from './lousho-error.js';
 
 describe('LoushoError', () => {
   it('carries a stable code, the cause and a serialisable form', () => {
@@ -31,5 +31,16 @@ describe('LoushoError', () => {
   it('turns thrown non-errors into errors', () => {
     expect(toError('boom').message).toBe('boom');
     expect(toError({ a: 1 }).message).toBe('{"a":1}');
+  });
+
+  it('says an aborted run or call was aborted through its AbortSignal, keeping what was thrown as the cause', () => {
+    const reason = new DOMException('This operation was aborted', 'AbortError');
+    const error = abortedError(undefined, reason);
+    expect(error.code).toBe('LOUSHO_ABORTED');
+    expect(error.message).toMatch(/aborted through its AbortSignal/);
+    expect(error.cause).toBe(reason);
+    expect(error.isRetryable).toBe(false);
+    expect('cause' in abortedError()).toBe(false);
+    expect(abortedError('The step was aborted.').message).toBe('The step was aborted.');
   });
 });

@@ -113,6 +113,19 @@ export function configError(message: string, details?: Record<string, unknown>):
   return new LoushoError('LOUSHO_CONFIG_INVALID', message, details === undefined ? {} : { details });
 }
 
+/**
+ * The error of a run or model call stopped through its AbortSignal (LOUSHO_ABORTED), with
+ * what was thrown at the abort (the signal's reason, a client's abort error) as its cause.
+ * Every part of the library that honours a signal throws this one.
+ */
+export function abortedError(message?: string, cause?: unknown): LoushoError {
+  return new LoushoError(
+    'LOUSHO_ABORTED',
+    message ?? 'The run or model call was aborted through its AbortSignal (abortSignal.abort() was called).',
+    cause === undefined ? {} : { cause },
+  );
+}
+
 /** Turns anything thrown into an Error, so `error.message` is always there. */
 export function toError(value: unknown): Error {
   if (value instanceof Error) return value;

@@ -8,7 +8,8 @@ import {
   TOOL_RESULT_FRAMING_TOKENS,
   toolDefinitionTokens,
 } from './estimate-tokens.js';
-import { anthropicImageTokens, imageTokens, openAIImageTokens, readImageSize } from './image-tokens.js';
+import { readImageHeader } from './image-header.js';
+import { anthropicImageTokens, imageTokens, openAIImageTokens } from './image-tokens.js';
 import { countTextTokens, exactTextTokens, MAX_BPE_RUN } from './tokenizer.js';
 
 describe('countTextTokens', () => {
@@ -104,7 +105,7 @@ describe('image tokens', () => {
     const png = new Uint8Array(33);
     png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
     png.set([0, 0, 0x02, 0x00, 0, 0, 0x01, 0x00], 16); // 512 x 256
-    expect(readImageSize(png)).toEqual({ width: 512, height: 256 });
+    expect(readImageHeader(png)?.size).toEqual({ width: 512, height: 256 });
     const data = `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
     expect(imageTokens({ type: 'image', image: data }, 'openai')).toBe(openAIImageTokens(512, 256));
     expect(imageTokens({ type: 'image', image: data }, 'anthropic')).toBe(anthropicImageTokens(512, 256));

@@ -1,5 +1,6 @@
 import { contentText } from '../messages/content.js';
 import type { ContentPart, ImagePart, Message, TextPart, ToolMessage } from '../messages/types.js';
+import { readImageHeader } from '../models/image-header.js';
 
 /*
  * Our messages as the prompt of a Vercel AI SDK language model (LanguageModelV2/V3/V4
@@ -97,22 +98,13 @@ function imageSource(image: ImagePart['image']): ImageSource {
   return { kind: 'base64', data: image };
 }
 
-/** The media type of PNG, JPEG, GIF and WebP bytes, read from their first bytes. */
-function sniffImageType(bytes: Uint8Array): string | undefined {
-  const at = (i: number) => bytes[i] ?? -1;
-  if (at(0) === 0x89 && at(1) === 0x50 && at(2) === 0x4e && at(3) === 0x47) return 'image/png';
-  if (at(0) === 0xff && at(1) === 0xd8 && at(2) === 0xff) return 'image/jpeg';
-  if (at(0) === 0x47 && at(1) === 0x49 && at(2) === 0x46 && at(3) === 0x38) return 'image/gif';
-  if (at(0) === 0x52 && at(1) === 0x49 && at(8) === 0x57 && at(9) === 0x45 && at(10) === 0x42) return 'image/webp';
-  return undefined;
-}
-
 /** The part's media type, the data URL's, the one its bytes show, or 'image/*' (which every version accepts). */
 function imageMediaType(part: ImagePart, source: ImageSource): string {
   if (part.mediaType !== undefined) return part.mediaType;
   if (source.mediaType !== undefined) return source.mediaType;
-  if (source.kind === 'bytes') return sniffImageType(source.data) ?? 'image/*';
-  if (source.kind === 'base64') return sniffImageType(Buffer.from(source.data.slice(0, 16), 'base64')) ?? 'image/*';
+  if (source.kind === 'bytes') return readImageHeader(source.data)?.mediaType ?? 'image/*';
+  if (source.kind === 'base64')
+    return readImageHeader(Buffer.from(source.data.slice(0, 32), 'base64'))?.mediaType ?? 'image/*';
   return 'image/*';
 }
 

@@ -28,14 +28,11 @@ import {
   sendSse,
   startLoopbackServer,
 } from '../test-support/loopback-server.js';
-import {
-  type AISDKCallOptions,
-  type AISDKLanguageModel,
-  fromAISDK,
-  fromAISDKFinishReason,
-  fromAISDKUsage,
-} from './ai-sdk.js';
+import { fromAISDK } from './ai-sdk.js';
+import { aiSDKFinishReason } from './ai-sdk-finish-reason.js';
 import { toAISDKPrompt } from './ai-sdk-prompt.js';
+import type { AISDKCallOptions, AISDKLanguageModel } from './ai-sdk-spec.js';
+import { aiSDKUsage } from './ai-sdk-usage.js';
 
 // ---------------------------------------------------------------- helpers
 
@@ -372,17 +369,17 @@ describe('fromAISDK(model).generate()', () => {
 
 describe('usage and finish reasons', () => {
   it('maps v2 usage; what is not reported stays undefined', () => {
-    expect(fromAISDKUsage({ inputTokens: 10, outputTokens: 2, cachedInputTokens: 4 })).toEqual({
+    expect(aiSDKUsage({ inputTokens: 10, outputTokens: 2, cachedInputTokens: 4 })).toEqual({
       inputTokens: 10,
       outputTokens: 2,
       cachedInputTokens: 4,
     });
-    expect(fromAISDKUsage({ inputTokens: undefined, outputTokens: 3 })).toEqual({
+    expect(aiSDKUsage({ inputTokens: undefined, outputTokens: 3 })).toEqual({
       inputTokens: undefined,
       outputTokens: 3,
       cachedInputTokens: undefined,
     });
-    expect(fromAISDKUsage(undefined)).toEqual({
+    expect(aiSDKUsage(undefined)).toEqual({
       inputTokens: undefined,
       outputTokens: undefined,
       cachedInputTokens: undefined,
@@ -390,9 +387,9 @@ describe('usage and finish reasons', () => {
   });
 
   it('maps v3 usage: totals, cache reads, and nothing invented', () => {
-    expect(fromAISDKUsage(usageV3(50, 9, 20))).toEqual({ inputTokens: 50, outputTokens: 9, cachedInputTokens: 20 });
+    expect(aiSDKUsage(usageV3(50, 9, 20))).toEqual({ inputTokens: 50, outputTokens: 9, cachedInputTokens: 20 });
     expect(
-      fromAISDKUsage({
+      aiSDKUsage({
         inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
         outputTokens: { total: undefined, text: undefined, reasoning: 5 },
       }),
@@ -409,8 +406,8 @@ describe('usage and finish reasons', () => {
     ['unknown', 'other'],
     ['interrupted', 'other'],
   ] as const)('maps %s to %s in both shapes', (theirs, ours) => {
-    expect(fromAISDKFinishReason(theirs)).toBe(ours);
-    expect(fromAISDKFinishReason({ unified: theirs, raw: 'vendor_reason' })).toBe(ours);
+    expect(aiSDKFinishReason(theirs)).toBe(ours);
+    expect(aiSDKFinishReason({ unified: theirs, raw: 'vendor_reason' })).toBe(ours);
   });
 
   it('merges consecutive tool results into one tool message and marks errors', () => {

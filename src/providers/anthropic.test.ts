@@ -15,7 +15,7 @@ import {
 } from '../test-support/loopback-server.js';
 import { useLoopbackServers } from '../test-support/provider-setup.js';
 import { createAnthropic } from './anthropic.js';
-import { toFinishReason } from './anthropic-messages.js';
+import { anthropicFinishReason } from './anthropic-finish-reason.js';
 
 const MODEL = 'claude-opus-4-6';
 const SNAPSHOT = 'claude-opus-4-6-20260205';
@@ -326,7 +326,7 @@ describe('createAnthropic: generate', () => {
 
   it('maps every stop reason', () => {
     expect(
-      ['end_turn', 'stop_sequence', 'tool_use', 'max_tokens', 'refusal', 'pause_turn', null].map(toFinishReason),
+      ['end_turn', 'stop_sequence', 'tool_use', 'max_tokens', 'refusal', 'pause_turn', null].map(anthropicFinishReason),
     ).toEqual(['stop', 'stop', 'tool-calls', 'length', 'content-filter', 'other', 'other']);
   });
 

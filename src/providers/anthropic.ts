@@ -1,15 +1,14 @@
 import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { ModelRequest } from '../contracts/model-request.js';
 import type { ModelResponse, ModelStreamPart } from '../contracts/model-response.js';
-import { LoushoError, toError } from '../errors/lousho-error.js';
-import {
-  type AnthropicRequest,
-  type AnthropicRequestBody,
-  AnthropicStreamParser,
-  fromAnthropicReply,
-  toAnthropicRequest,
-} from './anthropic-messages.js';
-import { classifyProviderError } from './classify-error.js';
+import { abortedError, LoushoError } from '../errors/lousho-error.js';
+import { registerSecret, registerSecretHeaders } from '../errors/redact.js';
+import { isAborted } from './abortable.js';
+import type { AnthropicRequest, AnthropicRequestBody } from './anthropic-api-types.js';
+import { anthropicError } from './anthropic-error.js';
+import { fromAnthropicReply } from './anthropic-reply.js';
+import { toAnthropicRequest } from './anthropic-request.js';
+import { AnthropicStreamParser } from './anthropic-stream-parser.js';
 import { type RetryOptions, streamWithRetries, withRetries } from './retry.js';
 
 /** Options of {@link createAnthropic}. */
@@ -38,16 +37,6 @@ const DEFAULT_MAX_TOKENS = 4096;
  */
 const NON_STREAMING_MAX_TOKENS = 21_333;
 
-/** The HTTP status of each Messages API error type, for `event: error` frames inside a 200 stream. */
-function abortedError(cause?: unknown): LoushoError {
-  return new LoushoError('LOUSHO_ABORTED', 'The model call was aborted through its AbortSignal.', {
-    ...(cause === undefined ? {} : { cause }),
-  });
-}
-
-/** Whether the signal has fired (a function, so checks after an await are not narrowed away). */
-const isAborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true;
-
 async function loadSdk(): Promise<AnthropicSdk> {
   try {
     return await import('@anthropic-ai/sdk');
@@ -62,36 +51,6 @@ async function loadSdk(): Promise<AnthropicSdk> {
 
 const nonEmpty = (value: string | undefined): string | undefined =>
   value === undefined || value.trim() === '' ? undefined : value;
-
-/** The messages of an error and of its causes, e.g. "Connection error. (fetch failed: connect ECONNREFUSED ...)". */
-function describe(error: Error): string {
-  const causes: string[] = [];
-  let cause: unknown = error.cause;
-  while (cause instanceof Error && causes.length < 3) {
-    causes.push(cause.message);
-    cause = cause.cause;
-  }
-  return causes.length === 0 ? error.message : `${error.message} (${causes.join(': ')})`;
-}
-
-/**
- * Points a media error at the transcript: the API counts the messages it received
- * ("messages.0.content.1"), which differ from request.messages once the system prompt is
- * lifted out and same-role messages are merged.
- */
-function withTranscriptIndex(error: LoushoError, request: AnthropicRequest, text: string): LoushoError {
-  const wireIndex = error.details?.messageIndex;
-  if (error.code !== 'LOUSHO_MEDIA_TOO_LARGE' || typeof wireIndex !== 'number') return error;
-  const block = new RegExp(`messages\\.${wireIndex}\\.content\\.(\\d+)`).exec(text);
-  const blocks = request.sources[wireIndex];
-  const index = blocks?.[block === null ? 0 : Number(block[1])] ?? blocks?.[0];
-  if (index === undefined) return error;
-  return new LoushoError(error.code, error.message, {
-    cause: error.cause,
-    isRetryable: error.isRetryable,
-    details: { ...error.details, messageIndex: index, providerMessageIndex: wireIndex },
-  });
-}
 
 /**
  * Anthropic's Messages API through the official SDK (loaded on the first call). Returns a
@@ -119,6 +78,8 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
         { details: { provider: PROVIDER, variable: API_KEY_ENV } },
       );
     }
+    registerSecret(apiKey);
+    registerSecretHeaders(options.headers);
     const baseURL = nonEmpty(options.baseURL) ?? nonEmpty(process.env.ANTHROPIC_BASE_URL);
     const client = new sdkModule.Anthropic({
       apiKey,
@@ -132,36 +93,13 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
 
   return (modelId: string): LLMProvider => {
     /** Any failure of one call as a LoushoError. */
-    function toLoushoError(
+    const toLoushoError = (
       error: unknown,
       sdk: AnthropicSdk,
       request: AnthropicRequest,
       signal: AbortSignal | undefined,
-    ): LoushoError {
-      if (LoushoError.isInstance(error)) return error;
-      if (isAborted(signal) || error instanceof sdk.APIUserAbortError) return abortedError(error);
-      const failure = { provider: PROVIDER, model: modelId, apiKeyEnv: API_KEY_ENV, cause: error };
-      if (error instanceof sdk.APIConnectionError) {
-        return classifyProviderError({ ...failure, message: describe(error) });
-      }
-      if (error instanceof sdk.APIError) {
-        const body = error.error;
-        // A stream's error frame has no status; the classifier reads it from error.type.
-        const classified = classifyProviderError({
-          ...failure,
-          status: error.status ?? undefined,
-          headers: error.headers,
-          body,
-          message: error.message,
-        });
-        return withTranscriptIndex(classified, request, error.message);
-      }
-      const e = toError(error);
-      return new LoushoError('LOUSHO_PROVIDER_FAILED', `${PROVIDER}/${modelId} failed: ${e.message}`, {
-        cause: error,
-        details: { provider: PROVIDER, model: modelId },
-      });
-    }
+    ): LoushoError =>
+      anthropicError(error, sdk, { provider: PROVIDER, model: modelId, apiKeyEnv: API_KEY_ENV, request, signal });
 
     const requestOptions = (signal: AbortSignal | undefined) => (signal === undefined ? {} : { signal });
 

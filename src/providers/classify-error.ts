@@ -1,4 +1,5 @@
 import { LoushoError } from '../errors/lousho-error.js';
+import { redactedCopy, redactText } from '../errors/redact.js';
 
 /** What is known of a failed provider call. */
 export interface ProviderFailure {
@@ -130,15 +131,19 @@ function mediaMessageIndex(text: string): number | undefined {
  * Maps a failed provider call to a LoushoError with a stable code: context overflow (with
  * the limit and request size when the message states them), media too large, rate
  * limited (with retryAfterMs), authentication, or a provider error (retryable for 5xx,
- * 529 and network failures).
+ * 529 and network failures). The provider's text is redacted (an API key it echoes is
+ * shown as "sk-...abcd"), and the cause is a redacted copy of the client's error.
  */
 export function classifyProviderError(failure: ProviderFailure): LoushoError {
   const { provider, model } = failure;
   const status = failure.status ?? (failure.body === undefined ? undefined : statusOfErrorType(failure.body));
-  const text = errorText(failure.body) || failure.message || 'no error message';
+  const text = redactText(errorText(failure.body) || failure.message || 'no error message');
   const code = errorCode(failure.body);
   const where = `${provider}/${model}`;
-  const base = { cause: failure.cause, details: { provider, model, ...(status === undefined ? {} : { status }) } };
+  const base = {
+    cause: redactedCopy(failure.cause),
+    details: { provider, model, ...(status === undefined ? {} : { status }) },
+  };
   if (status === undefined && failure.body !== undefined) {
     // An error inside a stream that had already answered 200 (LM Studio's `event: error`, OpenAI's `{ error }` chunk).
     const inner = classifyProviderError({ ...failure, status: 400 });

@@ -1,11 +1,12 @@
 import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { ModelRequest } from '../contracts/model-request.js';
-import type { FinishReason, ModelResponse, ModelStreamPart } from '../contracts/model-response.js';
-import type { Usage } from '../contracts/usage.js';
-import { LoushoError } from '../errors/lousho-error.js';
-import { parseToolArguments } from '../messages/tool-arguments.js';
-import { classifyProviderError } from './classify-error.js';
-import { type ChatUsage, chatRequestBody, toFinishReason, toToolCalls, toUsage } from './openai-messages.js';
+import type { ModelResponse, ModelStreamPart } from '../contracts/model-response.js';
+import { abortedError, LoushoError } from '../errors/lousho-error.js';
+import { registerSecret, registerSecretHeaders } from '../errors/redact.js';
+import { type OpenAICallContext, openAIError } from './openai-error.js';
+import { chatRequestBody } from './openai-messages.js';
+import { fromOpenAICompletion, type OpenAIChatCompletion } from './openai-reply.js';
+import { type OpenAIChatChunk, OpenAIStreamParser } from './openai-stream-parser.js';
 import { type RetryOptions, streamWithRetries, withRetries } from './retry.js';
 
 /** Settings of a provider that speaks OpenAI's chat-completions API. */
@@ -36,57 +37,6 @@ interface ChatClient {
   chat: { completions: { create(body: unknown, options: { signal?: AbortSignal }): Promise<unknown> } };
 }
 
-interface ChatCompletion {
-  model?: string;
-  choices?: {
-    message?: { content?: string | null; tool_calls?: Parameters<typeof toToolCalls>[0] };
-    finish_reason?: string | null;
-  }[];
-  usage?: ChatUsage | null;
-}
-
-interface ChatChunk {
-  model?: string;
-  choices?: {
-    delta?: {
-      content?: string | null;
-      tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[];
-    };
-    finish_reason?: string | null;
-  }[];
-  usage?: ChatUsage | null;
-}
-
-function aborted(): LoushoError {
-  return new LoushoError('LOUSHO_ABORTED', 'The model call was aborted through its AbortSignal.');
-}
-
-/** Maps anything the openai client throws to a LoushoError. */
-function mapError(
-  error: unknown,
-  context: { name: string; model: string; apiKeyEnv: string | undefined; signal: AbortSignal | undefined },
-) {
-  if (LoushoError.isInstance(error)) return error;
-  if (context.signal?.aborted === true)
-    return new LoushoError('LOUSHO_ABORTED', 'The model call was aborted through its AbortSignal.', { cause: error });
-  const e = error as { name?: string; status?: unknown; headers?: Headers; error?: unknown; message?: string };
-  if (e?.name === 'APIUserAbortError' || e?.name === 'AbortError') return aborted();
-  const status = typeof e?.status === 'number' ? e.status : undefined;
-  // The client's errors all have name 'Error': an APIError carries the body's `error`, a
-  // connection error carries neither a status nor a body.
-  const body = e?.error !== undefined ? { error: e.error } : status !== undefined ? e?.message : undefined;
-  return classifyProviderError({
-    provider: context.name,
-    model: context.model,
-    status,
-    headers: e?.headers,
-    body,
-    message: e?.message,
-    apiKeyEnv: context.apiKeyEnv,
-    cause: error,
-  });
-}
-
 /**
  * A provider for any server that speaks OpenAI's chat-completions API (vLLM, llama.cpp,
  * Together, Groq, ...). Uses the official `openai` package, loaded on the first call.
@@ -114,6 +64,8 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
         ),
       );
     }
+    registerSecret(apiKey);
+    registerSecretHeaders(options.headers);
     // One client per key: a key set or changed later is used from the next call on.
     if (clientKey !== apiKey) client = undefined;
     clientKey = apiKey;
@@ -140,7 +92,7 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
   };
 
   return (modelId: string): LLMProvider => {
-    const context = (signal: AbortSignal | undefined) => ({
+    const context = (signal: AbortSignal | undefined): OpenAICallContext => ({
       name,
       model: modelId,
       apiKeyEnv: options.apiKeyEnv,
@@ -152,26 +104,16 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
 
     async function generateOnce(request: ModelRequest): Promise<ModelResponse> {
       const chat = await getClient();
-      let completion: ChatCompletion;
+      let completion: OpenAIChatCompletion;
       try {
-        completion = (await chat.chat.completions.create(body(request), requestOptions(request))) as ChatCompletion;
+        completion = (await chat.chat.completions.create(
+          body(request),
+          requestOptions(request),
+        )) as OpenAIChatCompletion;
       } catch (error) {
-        throw mapError(error, context(request.abortSignal));
+        throw openAIError(error, context(request.abortSignal));
       }
-      const choice = completion.choices?.[0];
-      if (choice === undefined) {
-        throw new LoushoError(
-          'LOUSHO_PROVIDER_FAILED',
-          `${name}/${modelId} answered without a choice: ${JSON.stringify(completion).slice(0, 500)}`,
-        );
-      }
-      return {
-        text: choice.message?.content ?? '',
-        toolCalls: toToolCalls(choice.message?.tool_calls),
-        finishReason: toFinishReason(choice.finish_reason),
-        usage: toUsage(completion.usage),
-        ...(completion.model === undefined ? {} : { modelId: completion.model }),
-      };
+      return fromOpenAICompletion(completion, `${name}/${modelId}`);
     }
 
     async function* streamOnce(request: ModelRequest): AsyncIterable<ModelStreamPart> {
@@ -181,52 +123,26 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
         stream: true,
         ...(options.streamUsage === false ? {} : { stream_options: { include_usage: true } }),
       };
-      const calls = new Map<number, { id?: string; name: string; args: string }>();
-      let finishReason: FinishReason | undefined;
-      let usage: Usage = { inputTokens: undefined, outputTokens: undefined, cachedInputTokens: undefined };
-      let model: string | undefined;
+      const parser = new OpenAIStreamParser();
       try {
         const stream = (await chat.chat.completions.create(
           streamBody,
           requestOptions(request),
-        )) as AsyncIterable<ChatChunk>;
-        for await (const chunk of stream) {
-          model ??= chunk.model;
-          if (chunk.usage) usage = toUsage(chunk.usage);
-          const choice = chunk.choices?.[0];
-          if (choice === undefined) continue;
-          const text = choice.delta?.content;
-          if (text) yield { type: 'text-delta', text };
-          for (const delta of choice.delta?.tool_calls ?? []) {
-            const call = calls.get(delta.index) ?? { name: '', args: '' };
-            if (delta.id) call.id = delta.id;
-            if (delta.function?.name) call.name += delta.function.name;
-            if (delta.function?.arguments) call.args += delta.function.arguments;
-            calls.set(delta.index, call);
-          }
-          if (choice.finish_reason) finishReason = toFinishReason(choice.finish_reason);
-        }
+        )) as AsyncIterable<OpenAIChatChunk>;
+        for await (const chunk of stream) yield* parser.accept(chunk);
       } catch (error) {
-        throw mapError(error, context(request.abortSignal));
+        throw openAIError(error, context(request.abortSignal));
       }
       // The client ends the iteration quietly on an abort, and a server may close early.
-      if (request.abortSignal?.aborted === true) throw aborted();
-      if (finishReason === undefined) {
+      if (request.abortSignal?.aborted === true) throw abortedError();
+      if (parser.finishReason === undefined) {
         throw new LoushoError(
           'LOUSHO_PROVIDER_FAILED',
           `The stream of ${name}/${modelId} ended before the reply finished (no finish_reason).`,
-          {
-            isRetryable: true,
-          },
+          { isRetryable: true },
         );
       }
-      for (const [index, call] of [...calls.entries()].sort((a, b) => a[0] - b[0])) {
-        yield {
-          type: 'tool-call',
-          toolCall: { id: call.id ?? `call_${index}`, name: call.name, arguments: parseToolArguments(call.args) },
-        };
-      }
-      yield { type: 'finish', finishReason, usage, ...(model === undefined ? {} : { modelId: model }) };
+      yield* parser.end(parser.finishReason);
     }
 
     const retry = options.retry ?? {};

@@ -1,9 +1,6 @@
 import type { ModelRequest } from '../contracts/model-request.js';
-import type { FinishReason } from '../contracts/model-response.js';
-import type { Usage } from '../contracts/usage.js';
 import { contentText } from '../messages/content.js';
-import { parseToolArguments } from '../messages/tool-arguments.js';
-import type { ContentPart, ImagePart, Message, ToolCall } from '../messages/types.js';
+import type { ContentPart, ImagePart, Message } from '../messages/types.js';
 import { argumentsText } from '../models/estimate-tokens.js';
 
 /** A chat-completions message, as sent (only what this library writes). */
@@ -109,45 +106,5 @@ export function chatRequestBody(
             json_schema: { name: 'output', schema: request.outputSchema },
           },
         }),
-  };
-}
-
-export function toToolCalls(
-  calls: readonly { id?: string; function?: { name?: string; arguments?: string } }[] | null | undefined,
-): ToolCall[] {
-  return (calls ?? []).map((c, i) => ({
-    id: c.id ?? `call_${i}`,
-    name: c.function?.name ?? '',
-    arguments: parseToolArguments(c.function?.arguments ?? ''),
-  }));
-}
-
-export function toFinishReason(reason: string | null | undefined): FinishReason {
-  switch (reason) {
-    case 'stop':
-      return 'stop';
-    case 'tool_calls':
-    case 'function_call':
-      return 'tool-calls';
-    case 'length':
-      return 'length';
-    case 'content_filter':
-      return 'content-filter';
-    default:
-      return 'other';
-  }
-}
-
-export interface ChatUsage {
-  prompt_tokens?: number;
-  completion_tokens?: number;
-  prompt_tokens_details?: { cached_tokens?: number } | null;
-}
-
-export function toUsage(usage: ChatUsage | null | undefined): Usage {
-  return {
-    inputTokens: usage?.prompt_tokens,
-    outputTokens: usage?.completion_tokens,
-    cachedInputTokens: usage?.prompt_tokens_details?.cached_tokens ?? undefined,
   };
 }

@@ -1,4 +1,4 @@
-import { LoushoError } from '../errors/lousho-error.js';
+import { abortedError, LoushoError } from '../errors/lousho-error.js';
 
 /** How a provider retries rate limits (429) and server errors (5xx). */
 export interface RetryOptions {
@@ -16,15 +16,14 @@ export interface RetryOptions {
  */
 export function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    const aborted = () => new LoushoError('LOUSHO_ABORTED', 'The model call was aborted through its AbortSignal.');
-    if (signal?.aborted === true) return reject(aborted());
+    if (signal?.aborted === true) return reject(abortedError());
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(aborted());
+      reject(abortedError());
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });

@@ -2,7 +2,7 @@ import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { ModelRequest } from '../contracts/model-request.js';
 import type { FinishReason, ModelResponse, ModelStreamPart } from '../contracts/model-response.js';
 import type { Usage } from '../contracts/usage.js';
-import { LoushoError } from '../errors/lousho-error.js';
+import { abortedError, LoushoError } from '../errors/lousho-error.js';
 import type { ToolCall } from '../messages/types.js';
 import { argumentsText, estimateTokens } from '../models/estimate-tokens.js';
 import { countTextTokens } from '../models/tokenizer.js';
@@ -53,10 +53,6 @@ export interface MockModel extends LLMProvider {
   readonly remaining: number;
   /** Throws LOUSHO_MOCK_SCRIPT_MISMATCH when scripted steps were left unused. */
   assertAllUsed(): void;
-}
-
-function abortError(): LoushoError {
-  return new LoushoError('LOUSHO_ABORTED', 'The model call was aborted through its AbortSignal.');
 }
 
 /**
@@ -120,7 +116,7 @@ export function mockModel(script: readonly MockStep[] | MockStep, options: MockM
   }
 
   async function answer(request: ModelRequest): Promise<ModelResponse> {
-    if (request.abortSignal?.aborted === true) throw abortError();
+    if (request.abortSignal?.aborted === true) throw abortedError();
     const reply = nextReply(request);
     if (reply.delayMs !== undefined) await abortableDelay(reply.delayMs, request.abortSignal);
     return toResponse(request, reply);
@@ -145,7 +141,7 @@ export function mockModel(script: readonly MockStep[] | MockStep, options: MockM
     async *stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
       const response = await answer(request);
       for (const piece of response.text.match(/\S+\s*|\s+/g) ?? []) {
-        if (request.abortSignal?.aborted === true) throw abortError();
+        if (request.abortSignal?.aborted === true) throw abortedError();
         yield { type: 'text-delta', text: piece };
       }
       for (const toolCall of response.toolCalls) yield { type: 'tool-call', toolCall };

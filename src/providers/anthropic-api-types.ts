@@ -1,0 +1,97 @@
+// The Messages API wire format (only what this library writes and reads). These types are
+// our own so the package does not depend on the SDK's types; the SDK's accept them.
+
+/** The image types the Messages API accepts. */
+export type AnthropicImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+
+export interface AnthropicTextBlock {
+  type: 'text';
+  text: string;
+}
+
+export interface AnthropicImageBlock {
+  type: 'image';
+  source: { type: 'base64'; media_type: AnthropicImageMediaType; data: string } | { type: 'url'; url: string };
+}
+
+export interface AnthropicToolUseBlock {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+export interface AnthropicToolResultBlock {
+  type: 'tool_result';
+  tool_use_id: string;
+  content?: string | (AnthropicTextBlock | AnthropicImageBlock)[];
+  is_error: boolean;
+}
+
+/** A block of a user message. */
+export type AnthropicUserBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicToolResultBlock;
+/** A block of an assistant message. */
+export type AnthropicAssistantBlock = AnthropicTextBlock | AnthropicToolUseBlock;
+
+/** One message of the `messages` array. */
+export type AnthropicMessage =
+  | { role: 'user'; content: AnthropicUserBlock[] }
+  | { role: 'assistant'; content: AnthropicAssistantBlock[] };
+
+export interface AnthropicTool {
+  name: string;
+  description?: string;
+  input_schema: { type: 'object'; [key: string]: unknown };
+}
+
+/** The body of one POST /v1/messages (without `stream`). */
+export interface AnthropicRequestBody {
+  model: string;
+  max_tokens: number;
+  messages: AnthropicMessage[];
+  system?: string;
+  tools?: AnthropicTool[];
+  temperature?: number;
+}
+
+/** A request body and, for each block of each message sent, the index of the transcript message it came from. */
+export interface AnthropicRequest {
+  body: AnthropicRequestBody;
+  /** sources[i][j]: the index in request.messages of block j of message i of the body. */
+  sources: number[][];
+}
+
+/** The usage object of a reply, of message_start and of message_delta. */
+export interface AnthropicUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
+
+/** A content block of a reply; blocks other than text and tool_use are ignored. */
+export interface AnthropicContentBlock {
+  type: string;
+  text?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+}
+
+/** A whole reply (the non-streaming response, or the message of message_start). */
+export interface AnthropicReply {
+  model?: string;
+  content?: AnthropicContentBlock[];
+  stop_reason?: string | null;
+  usage?: AnthropicUsage | null;
+}
+
+/** One event of a streamed reply. */
+export interface AnthropicStreamEvent {
+  type: string;
+  index?: number;
+  message?: AnthropicReply;
+  content_block?: AnthropicContentBlock;
+  delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string | null };
+  usage?: AnthropicUsage | null;
+}

@@ -1,0 +1,91 @@
+import type { ModelStreamPart } from '../contracts/model-response.js';
+import { parseToolArguments } from '../messages/tool-arguments.js';
+import type { AnthropicStreamEvent, AnthropicUsage } from './anthropic-api-types.js';
+import { anthropicFinishReason } from './anthropic-finish-reason.js';
+import { anthropicUsage } from './anthropic-usage.js';
+
+/**
+ * Turns the events of a streamed reply into stream parts: text deltas as they come, each
+ * tool call when its block stops, and the finish part from finish() after message_stop.
+ */
+export class AnthropicStreamParser {
+  private readonly tools = new Map<number, { id: string; name: string; json: string; input: unknown }>();
+  private usage: AnthropicUsage = {};
+  private stopReason: string | null | undefined;
+  private model: string | undefined;
+  /** True once message_stop arrived. */
+  stopped = false;
+
+  accept(event: AnthropicStreamEvent): ModelStreamPart[] {
+    const index = event.index ?? 0;
+    switch (event.type) {
+      case 'message_start':
+        this.model = event.message?.model;
+        this.mergeUsage(event.message?.usage);
+        return [];
+      case 'content_block_start': {
+        const block = event.content_block;
+        if (block?.type === 'text' && block.text !== undefined && block.text !== '')
+          return [{ type: 'text-delta', text: block.text }];
+        if (block?.type === 'tool_use') {
+          this.tools.set(index, {
+            id: block.id ?? `toolu_${index}`,
+            name: block.name ?? '',
+            json: '',
+            input: block.input,
+          });
+        }
+        return [];
+      }
+      case 'content_block_delta': {
+        const delta = event.delta;
+        if (delta?.type === 'text_delta' && delta.text !== undefined && delta.text !== '')
+          return [{ type: 'text-delta', text: delta.text }];
+        const tool = this.tools.get(index);
+        if (delta?.type === 'input_json_delta' && tool !== undefined) tool.json += delta.partial_json ?? '';
+        return [];
+      }
+      case 'content_block_stop': {
+        const tool = this.tools.get(index);
+        if (tool === undefined) return [];
+        this.tools.delete(index);
+        const input = tool.json === '' ? (tool.input ?? {}) : parseToolArguments(tool.json);
+        return [{ type: 'tool-call', toolCall: { id: tool.id, name: tool.name, arguments: input } }];
+      }
+      case 'message_delta':
+        if (event.delta?.stop_reason !== undefined) this.stopReason = event.delta.stop_reason;
+        this.mergeUsage(event.usage);
+        return [];
+      case 'message_stop':
+        this.stopped = true;
+        return [];
+      default:
+        return [];
+    }
+  }
+
+  /** The finish part: the stop reason and the usage of message_start updated by message_delta. */
+  finish(): Extract<ModelStreamPart, { type: 'finish' }> {
+    return {
+      type: 'finish',
+      finishReason: anthropicFinishReason(this.stopReason),
+      usage: anthropicUsage(this.usage),
+      ...(this.model === undefined ? {} : { modelId: this.model }),
+    };
+  }
+
+  private mergeUsage(usage: AnthropicUsage | null | undefined): void {
+    if (usage === undefined || usage === null) return;
+    const next: AnthropicUsage = { ...this.usage };
+    for (const key of [
+      'input_tokens',
+      'output_tokens',
+      'cache_read_input_tokens',
+      'cache_creation_input_tokens',
+    ] as const) {
+      const value = usage[key];
+      if (typeof value === 'number') next[key] = value;
+    }
+    this.usage = next;
+  }
+}

@@ -1,0 +1,16 @@
+import type { Usage } from '../contracts/usage.js';
+import type { AnthropicUsage } from './anthropic-api-types.js';
+
+const count = (n: number | null | undefined): number | undefined => (typeof n === 'number' ? n : undefined);
+
+/** Messages API usage in our terms: input counts the cached and cache-written tokens too; unknown is undefined. */
+export function anthropicUsage(usage: AnthropicUsage | null | undefined): Usage {
+  const input = count(usage?.input_tokens);
+  const read = count(usage?.cache_read_input_tokens);
+  const written = count(usage?.cache_creation_input_tokens);
+  return {
+    inputTokens: input === undefined ? undefined : input + (read ?? 0) + (written ?? 0),
+    outputTokens: count(usage?.output_tokens),
+    cachedInputTokens: read,
+  };
+}

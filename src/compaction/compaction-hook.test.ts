@@ -846,26 +846,24 @@ describe('createCompactionHook() in a run', () => {
       expect(result.usage.totalTokens).toBe(result.usage.inputTokens + result.usage.outputTokens);
     });
 
-    it('counts toward maxSteps: a limit reached because of it ends the run with LOUSHO_LIMIT_EXCEEDED and the partial messages', async () => {
-      // Without a summary, three steps fit in maxSteps: 3.
-      const plain = foldingAgent({ reads: 2, limits: { maxSteps: 3 } });
-      expect((await plain.agent.send(FOLD_TASK)).text).toBe('done');
-
+    it("does not count toward maxSteps, which counts what result.steps counts: the agent's own steps", async () => {
       const summarizer = mockModel(['Summary of the task and the first file.'], { modelId: 'cheap-summarizer' });
       const { agent, main } = foldingAgent({ reads: 2, summarizer, limits: { maxSteps: 3 } });
-      const error = await agent.send(FOLD_TASK).then(
+      const result = await agent.send(FOLD_TASK);
+      expect(result.text).toBe('done');
+      expect(result.steps).toBe(3);
+      expect(summarizer.calls).toHaveLength(1);
+      expect(main.model.calls).toHaveLength(3);
+      expect(result.usage.modelCalls.map((c) => c.purpose)).toEqual(['generate', 'generate', 'compaction', 'generate']);
+      // One step fewer is a limit reached before the third step's model call, with the summary in the partial result.
+      const tight = foldingAgent({ reads: 2, summarizer: mockModel(['Summary.']), limits: { maxSteps: 2 } });
+      const error = await tight.agent.send(FOLD_TASK).then(
         () => undefined,
         (e: unknown) => e,
       );
-      expect(LoushoError.isInstance(error)).toBe(true);
-      if (!LoushoError.isInstance(error)) return;
-      expect(error.code).toBe('LOUSHO_LIMIT_EXCEEDED');
-      expect(error.details).toMatchObject({ limit: 'maxSteps', value: 3, max: 3 });
-      expect(summarizer.calls).toHaveLength(1);
-      expect(main.model.calls).toHaveLength(2); // step 3's model call never happened
-      const partial = partialResult(error);
-      expect(partial?.messages.some((m) => contentText(m.content).startsWith(SUMMARY_HEADER))).toBe(true);
-      expect(partial?.usage.modelCalls.map((c) => c.purpose)).toEqual(['generate', 'generate', 'compaction']);
+      expect(LoushoError.isInstance(error) && error.code).toBe('LOUSHO_LIMIT_EXCEEDED');
+      expect(LoushoError.isInstance(error) && error.details).toMatchObject({ limit: 'maxSteps', value: 2, max: 2 });
+      expect(partialResult(error)?.steps).toBe(2);
     });
 
     it('counts toward maxTokens', async () => {

@@ -118,11 +118,11 @@ export function configError(message: string, details?: Record<string, unknown>):
  * what was thrown at the abort (the signal's reason, a client's abort error) as its cause.
  * Every part of the library that honours a signal throws this one.
  */
-export function abortedError(message?: string, cause?: unknown): LoushoError {
+export function abortedError(message?: string, cause?: unknown, partialResult?: unknown): LoushoError {
   return new LoushoError(
     'LOUSHO_ABORTED',
     message ?? 'The run or model call was aborted through its AbortSignal (abortSignal.abort() was called).',
-    cause === undefined ? {} : { cause },
+    { ...(cause === undefined ? {} : { cause }), ...(partialResult === undefined ? {} : { partialResult }) },
   );
 }
 

@@ -153,7 +153,7 @@ describe('AgentExecutor.execute()', () => {
     expect(hadEmit).toBe(false);
   });
 
-  it('counts a model call a hook records in usage and limits, but not in steps', async () => {
+  it('counts a model call a hook records in usage and the token budgets, but not in steps or maxSteps', async () => {
     const summarizer: AgentHook = {
       name: 'summarizer',
       preGenerate: ({ run }) =>
@@ -188,9 +188,11 @@ describe('AgentExecutor.execute()', () => {
         hooks: new HookRegistry([summarizer]),
       }),
     );
-    expect(error.details).toMatchObject({ limit: 'maxSteps' });
-    // step 1: summary + generate = 2 calls; step 2: the summary makes 3, so the model is not called again
-    expect(limited.calls).toHaveLength(1);
+    // maxSteps counts the agent's own steps, as result.steps does: three model replies, not the hook's calls.
+    expect(error.details).toMatchObject({ limit: 'maxSteps', value: 3, max: 3 });
+    expect(limited.calls).toHaveLength(3);
+    expect(partialResult(error)?.steps).toBe(3);
+    expect(partialResult(error)?.usage.modelCalls.filter((c) => c.purpose === 'compaction')).toHaveLength(3);
   });
 });
 

@@ -5,7 +5,7 @@ import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { ModelRequest } from '../contracts/model-request.js';
 import type { ModelResponse } from '../contracts/model-response.js';
 import type { ToolDefinition } from '../contracts/tool-definition.js';
-import { configError, LoushoError, toError } from '../errors/lousho-error.js';
+import { abortedError, configError, LoushoError, toError } from '../errors/lousho-error.js';
 import { contentText } from '../messages/content.js';
 import type { AssistantMessage, Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
@@ -95,18 +95,14 @@ function resultOf(run: RunState, finishReason: ModelResponse['finishReason']): A
       break;
     }
   }
-  const steps = run.usage.modelCalls.filter((c) => c.purpose === 'generate').length;
-  return { runId: run.runId, text, messages: run.messages, usage: run.usage, steps, finishReason };
+  return { runId: run.runId, text, messages: run.messages, usage: run.usage, steps: run.completedSteps, finishReason };
 }
 
 /** Gives an error the run's partial result (and a stable code), keeping the original as cause. */
 function withPartial(error: unknown, run: RunState): LoushoError {
   const partial = resultOf(run, 'other');
   if (run.abortSignal?.aborted === true) {
-    return new LoushoError('LOUSHO_ABORTED', 'The run was aborted through its AbortSignal.', {
-      cause: error,
-      partialResult: partial,
-    });
+    return abortedError('The run was aborted through its AbortSignal.', error, partial);
   }
   if (LoushoError.isInstance(error)) {
     return new LoushoError(error.code, error.message, {
@@ -124,7 +120,7 @@ function withPartial(error: unknown, run: RunState): LoushoError {
 }
 
 function checkBudget(run: RunState, limits: AgentLimits): void {
-  const hit = reachedLimit(limits, run.usage);
+  const hit = reachedLimit(limits, run.usage, run.completedSteps);
   if (hit === undefined) return;
   throw new LoushoError(
     'LOUSHO_LIMIT_EXCEEDED',
@@ -172,11 +168,10 @@ export async function executeRun(
   const { runId } = state;
   const runSpan = startRunSpan(params.agent.name);
   state.traceContext = runSpan.context;
-  const abortError = () => new LoushoError('LOUSHO_ABORTED', 'The run was aborted through its AbortSignal.');
   emit?.({ type: 'run.start', runId });
   try {
     for (;;) {
-      if (isAborted(params.abortSignal)) throw abortError();
+      if (isAborted(params.abortSignal)) throw abortedError('The run was aborted through its AbortSignal.');
       checkBudget(state, limits);
       state.step++;
       const step = state.step;
@@ -199,7 +194,7 @@ export async function executeRun(
             pre.call(hook, { request, run: state, ...(emit === undefined ? {} : { emit }) }),
           );
       }
-      if (isAborted(params.abortSignal)) throw abortError();
+      if (isAborted(params.abortSignal)) throw abortedError('The run was aborted through its AbortSignal.');
       checkBudget(state, limits); // a summarizer's call counts too
       const response = await callWithRecovery({ provider: params.provider, request, run: state, hooks, emit });
       for (const hook of hooks.list()) {
@@ -213,6 +208,7 @@ export async function executeRun(
       const assistant: AssistantMessage = { role: 'assistant', content: response.text };
       if (response.toolCalls.length > 0) assistant.toolCalls = response.toolCalls;
       state.messages.push(assistant);
+      state.completedSteps++;
       emit?.({
         type: 'step.done',
         runId,

@@ -3,11 +3,15 @@ import { configError } from '../errors/lousho-error.js';
 
 /** Budgets of one run. Each counts every model call of the run, the summarizer's included. */
 export interface AgentLimits {
-  /** Most model calls in a run (each agent step is one; a summary is one more). Default 100. */
+  /**
+   * Most steps in a run, as `result.steps` counts them: the agent's own model replies. A
+   * summarizer's call is not a step (it counts toward maxTokens and maxCostUsd), nor is a
+   * retry or continuation within a step. Default 100.
+   */
   maxSteps?: number;
-  /** Most tokens (input plus output) over the run's model calls. */
+  /** Most tokens (input plus output) over every model call of the run, the summarizer's included. */
   maxTokens?: number;
-  /** Most USD over the run's model calls whose price is known. */
+  /** Most USD over every model call of the run whose price is known, the summarizer's included. */
   maxCostUsd?: number;
 }
 
@@ -31,13 +35,14 @@ export function checkLimits(limits: unknown): AgentLimits {
   return l as AgentLimits;
 }
 
-/** The first limit the usage has reached, or undefined. `calls` counts model calls so far. */
+/** The first limit a run has reached after `steps` steps with this usage, or undefined. */
 export function reachedLimit(
   limits: AgentLimits,
   usage: RunUsage,
+  steps: number,
 ): { limit: keyof AgentLimits; value: number; max: number } | undefined {
   const maxSteps = limits.maxSteps ?? DEFAULT_MAX_STEPS;
-  if (usage.modelCalls.length >= maxSteps) return { limit: 'maxSteps', value: usage.modelCalls.length, max: maxSteps };
+  if (steps >= maxSteps) return { limit: 'maxSteps', value: steps, max: maxSteps };
   if (limits.maxTokens !== undefined && usage.totalTokens >= limits.maxTokens) {
     return { limit: 'maxTokens', value: usage.totalTokens, max: limits.maxTokens };
   }

@@ -15,7 +15,10 @@ let runCounter = 0;
 /** The mutable state of one run, seen by hooks as a RunContext. */
 export class RunState implements RunContext {
   readonly runId: string;
+  /** The current step, from 1 (0 before the first). */
   step = 0;
+  /** Steps whose model reply is in the transcript: what `result.steps` and `limits.maxSteps` count. */
+  completedSteps = 0;
   readonly messages: Message[];
   readonly usage: RunUsage = emptyUsage();
   readonly provider: LLMProvider;

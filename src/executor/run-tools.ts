@@ -1,6 +1,6 @@
 import type { Context } from '@opentelemetry/api';
 import type { AgentEvent } from '../contracts/agent-event.js';
-import { LoushoError, toError } from '../errors/lousho-error.js';
+import { abortedError, toError } from '../errors/lousho-error.js';
 import type { ToolCall, ToolMessage } from '../messages/types.js';
 import { inToolSpan } from '../telemetry/tracing.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -41,7 +41,7 @@ async function runOne(
     };
   }
   try {
-    if (abortSignal?.aborted === true) throw new LoushoError('LOUSHO_ABORTED', 'The run was aborted.');
+    if (abortSignal?.aborted === true) throw abortedError();
     const value = await tool.execute(checked.value as never, {
       toolCallId: call.id,
       ...(abortSignal === undefined ? {} : { abortSignal }),

@@ -11,8 +11,6 @@ import type { AISDKGenerateResult, AISDKLanguageModel } from './ai-sdk-spec.js';
 import { aiSDKStream } from './ai-sdk-stream.js';
 import { type RetryOptions, streamWithRetries, withRetries } from './retry.js';
 
-export type { AISDKLanguageModel } from './ai-sdk-spec.js';
-
 /** Options of {@link fromAISDK}. */
 export interface FromAISDKOptions {
   /** Retries of 429 and 5xx answers and network failures (the AI SDK model itself does not retry). */

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { listTree } from '../src/executor/file-tools.js';
+import { listTree } from '../src/cli/file-tools.js';
 import type { Message } from '../src/messages/types.js';
 import { estimateTokens, MESSAGE_FRAMING_TOKENS, REQUEST_FRAMING_TOKENS } from '../src/models/estimate-tokens.js';
 import { exactTextTokens } from '../src/models/tokenizer.js';

@@ -59,10 +59,11 @@ export { DEFAULT_TRUNCATE_MAX_CHARS, TruncatingSummarizer } from './core/summari
 export { DEFAULT_SUMMARY_PROMPT } from './core/summary-prompt.js';
 export type { LoushoErrorCode, LoushoErrorOptions, SerializedLoushoError } from './errors/lousho-error.js';
 export { LoushoError } from './errors/lousho-error.js';
-export type { AgentDefinition, AgentInput, AgentStream, ExecuteParams } from './executor/agent-executor.js';
+export type { AgentDefinition, AgentInput, ExecuteParams } from './executor/agent-executor.js';
 export { HookRegistry } from './executor/hook-registry.js';
 export type { AgentLimits } from './executor/limits.js';
 export { partialResult } from './executor/result.js';
+export type { AgentStream } from './executor/stream-run.js';
 export type { StandardSchemaV1, Tool, ToolContext } from './executor/tool.js';
 export { tool } from './executor/tool.js';
 export { ToolRegistry } from './executor/tool-registry.js';

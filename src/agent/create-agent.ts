@@ -10,16 +10,10 @@ import type { JSONSchema } from '../contracts/json-schema.js';
 import type { LLMProvider, ModelSpec } from '../contracts/llm-provider.js';
 import { isSummarizer, type Summarizer } from '../core/summarizer.js';
 import { configError } from '../errors/lousho-error.js';
-import {
-  type AgentDefinition,
-  type AgentInput,
-  type AgentStream,
-  type ExecuteParams,
-  executeRun,
-  streamRun,
-} from '../executor/agent-executor.js';
+import { type AgentDefinition, type AgentInput, type ExecuteParams, executeRun } from '../executor/agent-executor.js';
 import { HookRegistry } from '../executor/hook-registry.js';
 import { type AgentLimits, checkLimits } from '../executor/limits.js';
+import { type AgentStream, streamRun } from '../executor/stream-run.js';
 import type { Tool } from '../executor/tool.js';
 import { ToolRegistry } from '../executor/tool-registry.js';
 import type { Message } from '../messages/types.js';

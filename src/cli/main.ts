@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { createAgent } from '../agent/create-agent.js';
 import { twoPhaseStrategy } from '../compaction/two-phase.js';
 import type { LLMProvider } from '../contracts/llm-provider.js';
-import { fileTools, listTree } from '../executor/file-tools.js';
+import { fileTools, listTree } from './file-tools.js';
 import type { Tool } from '../executor/tool.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
 import { mockModel } from '../testing/mock-model.js';

@@ -13,7 +13,7 @@ import type { ModelRequest } from '../contracts/model-request.js';
 import { LLMSummarizer } from '../core/llm-summarizer.js';
 import { TruncatingSummarizer } from '../core/summarizer.js';
 import { LoushoError } from '../errors/lousho-error.js';
-import type { AgentStream } from '../executor/agent-executor.js';
+import type { AgentStream } from '../executor/stream-run.js';
 import type { Tool } from '../executor/tool.js';
 import { contentText } from '../messages/content.js';
 import { pinMessage } from '../messages/pin.js';

@@ -3,20 +3,19 @@ import type { AgentResult } from '../contracts/agent-result.js';
 import type { JSONSchema } from '../contracts/json-schema.js';
 import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { ModelRequest } from '../contracts/model-request.js';
-import type { ModelResponse } from '../contracts/model-response.js';
 import type { ToolDefinition } from '../contracts/tool-definition.js';
 import { abortedError, configError, LoushoError, toError } from '../errors/lousho-error.js';
-import { contentText } from '../messages/content.js';
 import type { AssistantMessage, Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
 import { isLLMProvider } from '../providers/resolve-provider.js';
 import { endRunSpan, startRunSpan } from '../telemetry/tracing.js';
-import { EventQueue } from './event-queue.js';
 import { HookRegistry } from './hook-registry.js';
 import { type AgentLimits, checkLimits, reachedLimit } from './limits.js';
 import { callWithRecovery } from './recover-call.js';
+import { resultOf, withPartial } from './run-outcome.js';
 import { RunState } from './run-state.js';
 import { runToolCalls } from './run-tools.js';
+import { type AgentStream, streamRun } from './stream-run.js';
 import { ToolRegistry } from './tool-registry.js';
 
 /** What the executor needs of an agent: its instructions and settings (an Agent from createAgent() fits). */
@@ -84,39 +83,6 @@ function listenerEmit(listeners: AgentEventListener[]): ((event: AgentEvent) => 
       }
     }
   };
-}
-
-function resultOf(run: RunState, finishReason: ModelResponse['finishReason']): AgentResult {
-  let text = '';
-  for (let i = run.messages.length - 1; i >= 0; i--) {
-    const m = run.messages[i] as Message;
-    if (m.role === 'assistant') {
-      text = contentText(m.content);
-      break;
-    }
-  }
-  return { runId: run.runId, text, messages: run.messages, usage: run.usage, steps: run.completedSteps, finishReason };
-}
-
-/** Gives an error the run's partial result (and a stable code), keeping the original as cause. */
-function withPartial(error: unknown, run: RunState): LoushoError {
-  const partial = resultOf(run, 'other');
-  if (run.abortSignal?.aborted === true) {
-    return abortedError('The run was aborted through its AbortSignal.', error, partial);
-  }
-  if (LoushoError.isInstance(error)) {
-    return new LoushoError(error.code, error.message, {
-      cause: error,
-      isRetryable: error.isRetryable,
-      ...(error.details === undefined ? {} : { details: error.details }),
-      partialResult: partial,
-    });
-  }
-  const e = toError(error);
-  return new LoushoError('LOUSHO_PROVIDER_FAILED', `The run failed: ${e.message}`, {
-    cause: e,
-    partialResult: partial,
-  });
 }
 
 function checkBudget(run: RunState, limits: AgentLimits): void {
@@ -239,41 +205,6 @@ export async function executeRun(
     emit?.({ type: 'run.error', runId, error: { code: failure.code, message: failure.message } });
     throw failure;
   }
-}
-
-/** A streamed run: its events as an async iterable, and its result. */
-export interface AgentStream extends AsyncIterable<AgentEvent> {
-  /** Resolves to the run's result; rejects with the run's error. */
-  readonly result: Promise<AgentResult>;
-}
-
-/** Starts a run whose events go to a queue; the run starts when iteration starts or `result` is read. */
-export function streamRun(start: (emit: (event: AgentEvent) => void) => Promise<AgentResult>): AgentStream {
-  const queue = new EventQueue<AgentEvent>();
-  let result: Promise<AgentResult> | undefined;
-  const begin = () => {
-    result ??= start((event) => queue.push(event)).then(
-      (value) => {
-        queue.close();
-        return value;
-      },
-      (error: unknown) => {
-        queue.fail(error);
-        throw error;
-      },
-    );
-    result.catch(() => {}); // a caller that only iterates sees the error there
-    return result;
-  };
-  return {
-    get result() {
-      return begin();
-    },
-    [Symbol.asyncIterator]() {
-      begin();
-      return queue[Symbol.asyncIterator]();
-    },
-  };
 }
 
 /**

@@ -6,7 +6,7 @@ import type { AgentEvent, AgentEventListener } from '../contracts/agent-event.js
 import type { AgentResult } from '../contracts/agent-result.js';
 import type { LLMProvider } from '../contracts/llm-provider.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
-import { type AgentStream, streamRun } from '../executor/agent-executor.js';
+import { type AgentStream, streamRun } from '../executor/stream-run.js';
 import type { Message } from '../messages/types.js';
 import type { SessionStore } from './store.js';
 

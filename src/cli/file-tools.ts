@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import type { Tool } from './tool.js';
+import type { Tool } from '../executor/tool.js';
 
 /** Folders the file tools never descend into. */
 const SKIPPED = new Set(['node_modules', '.git', 'dist', 'coverage']);

@@ -12,13 +12,13 @@ import { resolve } from 'node:path';
 import { createAgent } from '../agent/create-agent.js';
 import { twoPhaseStrategy } from '../compaction/two-phase.js';
 import type { LLMProvider } from '../contracts/llm-provider.js';
-import { fileTools, listTree } from './file-tools.js';
 import type { Tool } from '../executor/tool.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
 import { mockModel } from '../testing/mock-model.js';
 import { chooseModel, describeProvider } from './choose-model.js';
 import { runCli } from './commands.js';
 import { explorerScript } from './explorer-script.js';
+import { fileTools, listTree } from './file-tools.js';
 
 /** The scripted run uses a small window so that compaction happens within a short run. */
 const SCRIPTED_WINDOW = 16_000;

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../messages/types.js';
+import { estimateTokens } from '../models/estimate-tokens.js';
+import { readingTranscript } from '../test-support/transcripts.js';
+import { pruneToolResultsStrategy } from './prune-tool-results.js';
+import { compactionDoneEvent, compactionInfo, runCompaction } from './run-compaction.js';
+import { summaryMessage } from './summarize.js';
+import type { CompactionInput, CompactionStrategy } from './types.js';
+
+function inputOf(messages: Message[], thresholdTokens = 1_000): CompactionInput {
+  return {
+    messages,
+    estimateTokens: (list) => estimateTokens(list, 'gpt-4o'),
+    contextWindow: 100_000,
+    protectedTokens: 0,
+    thresholdTokens,
+  };
+}
+
+function attemptWith(strategy: CompactionStrategy, messages: Message[], thresholdTokens = 1_000) {
+  const input = inputOf(messages, thresholdTokens);
+  return runCompaction({
+    strategy,
+    fallback: pruneToolResultsStrategy(),
+    input,
+    tokensBefore: input.estimateTokens(messages),
+  });
+}
+
+const returning = (name: string, make: (messages: Message[]) => unknown): CompactionStrategy => ({
+  name,
+  compact: (input) => make(input.messages) as never,
+});
+
+describe('runCompaction', () => {
+  it('applies a valid, smaller result and reports what changed', async () => {
+    const messages = readingTranscript(4, 3_000);
+    const outcome = await attemptWith(pruneToolResultsStrategy(), messages);
+    expect(outcome.changed).toBe(true);
+    expect(outcome.prunedToolCallIds).toEqual(['call_0', 'call_1', 'call_2']);
+    expect(outcome.tokensAfter).toBe(estimateTokens(outcome.messages, 'gpt-4o'));
+    expect(outcome.tokensAfter).toBeLessThan(outcome.tokensBefore);
+    expect(outcome.error).toBeUndefined();
+  });
+
+  it('refuses a result that is larger than its input, keeping the input, with LOUSHO_STRATEGY_RESULT_INVALID', async () => {
+    const messages = readingTranscript(2);
+    const grow = returning('grow', (m) => ({
+      messages: [...m, { role: 'user', content: 'more text than before '.repeat(50) }],
+      tokensBefore: 0,
+      tokensAfter: 0,
+      prunedToolCallIds: [],
+    }));
+    const outcome = await attemptWith(grow, messages);
+    expect(outcome.changed).toBe(false);
+    expect(outcome.messages).toBe(messages);
+    expect(outcome.error?.code).toBe('LOUSHO_STRATEGY_RESULT_INVALID');
+    expect(outcome.error?.message).toMatch(/made the request larger/);
+  });
+
+  it('refuses a result that separates a call from its result', async () => {
+    const messages = readingTranscript(3);
+    const drop = returning('drop-result', (m) => ({ messages: m.filter((_, i) => i !== 3), prunedToolCallIds: [] }));
+    const outcome = await attemptWith(drop, messages);
+    expect(outcome.changed).toBe(false);
+    expect(outcome.error?.code).toBe('LOUSHO_STRATEGY_RESULT_INVALID');
+    expect(outcome.error?.message).toMatch(/broke the transcript/);
+  });
+
+  it('turns a thrown plain error into LOUSHO_STRATEGY_FAILED with the original as cause', async () => {
+    const boom = new Error('boom');
+    const outcome = await attemptWith(
+      returning('throws', () => {
+        throw boom;
+      }),
+      readingTranscript(2),
+    );
+    expect(outcome.error?.code).toBe('LOUSHO_STRATEGY_FAILED');
+    expect(outcome.error?.cause).toBe(boom);
+    expect(outcome.changed).toBe(false);
+  });
+
+  it('rejects a summary left above the threshold and keeps the fallback result instead', async () => {
+    const messages = readingTranscript(6, 3_000);
+    const keepAll = returning('summarize-nothing', (m) => ({
+      messages: [m[0], summaryMessage('short'), ...m.slice(4)],
+      tokensBefore: 0,
+      tokensAfter: 0,
+      prunedToolCallIds: [],
+      summary: 'short',
+    }));
+    const outcome = await attemptWith(keepAll, messages, 500);
+    expect(outcome.summaryRejected).toBe(true);
+    expect(outcome.error?.code).toBe('LOUSHO_SUMMARY_REJECTED');
+    expect(outcome.appliedStrategy).toBe('prune-tool-results');
+    expect(outcome.summary).toBeUndefined();
+    expect(outcome.messages.some((m) => m.metadata?.summary === true)).toBe(false);
+    expect(outcome.prunedToolCallIds.length).toBeGreaterThan(0);
+  });
+
+  it('hands back the input itself when nothing changed, and builds the done event and onCompaction info from it', async () => {
+    const messages = readingTranscript(1);
+    const outcome = await attemptWith(pruneToolResultsStrategy(), messages);
+    expect(outcome.changed).toBe(false);
+    expect(outcome.messages).toBe(messages);
+    expect(compactionDoneEvent({ trigger: 'manual' }, outcome)).toEqual({
+      type: 'compaction.done',
+      strategy: 'prune-tool-results',
+      tokensBefore: outcome.tokensBefore,
+      tokensAfter: outcome.tokensBefore,
+      prunedToolCallIds: [],
+      unchanged: true,
+      trigger: 'manual',
+    });
+    expect(compactionInfo(outcome, { contextWindow: 8_000, thresholdTokens: 7_200 })).toEqual({
+      strategy: 'prune-tool-results',
+      tokensBefore: outcome.tokensBefore,
+      tokensAfter: outcome.tokensBefore,
+      prunedToolCallIds: [],
+      contextWindow: 8_000,
+      thresholdTokens: 7_200,
+    });
+  });
+});

@@ -118,7 +118,7 @@ describe('seed examples: Compacting a run', () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const provider: LLMProvider = readerModel(40, 'gpt-4o');
-    registerModel({ id: 'gpt-4o', provider: 'openai', contextWindow: 48_000 });
+    registerModel({ id: 'gpt-4o', provider: 'openai', contextWindow: 96_000 });
 
     const agent = createAgent({
       provider,

@@ -69,6 +69,8 @@ export { tool } from './executor/tool.js';
 export { ToolRegistry } from './executor/tool-registry.js';
 export { contentText } from './messages/content.js';
 export { isPinned, pinMessage } from './messages/pin.js';
+export type { TranscriptRepair } from './messages/repair.js';
+export { MISSING_RESULT_TEXT, repairTranscript } from './messages/repair.js';
 export type { Turn } from './messages/turns.js';
 export { groupTurns } from './messages/turns.js';
 export type {
@@ -84,6 +86,7 @@ export type {
   ToolMessage,
   UserMessage,
 } from './messages/types.js';
+export type { ValidateMessagesOptions } from './messages/validate.js';
 export { validateMessages } from './messages/validate.js';
 export type { TokenEstimateRequest } from './models/estimate-tokens.js';
 export { estimateTokens } from './models/estimate-tokens.js';

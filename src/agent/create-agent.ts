@@ -9,6 +9,7 @@ import type { AgentResult } from '../contracts/agent-result.js';
 import type { JSONSchema } from '../contracts/json-schema.js';
 import type { LLMProvider, ModelSpec } from '../contracts/llm-provider.js';
 import { isSummarizer, type Summarizer } from '../core/summarizer.js';
+import { checkNumber, checkOptions, describe } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
 import { type AgentDefinition, type AgentInput, type ExecuteParams, executeRun } from '../executor/agent-executor.js';
 import { HookRegistry } from '../executor/hook-registry.js';
@@ -17,6 +18,7 @@ import { type AgentStream, streamRun } from '../executor/stream-run.js';
 import type { Tool } from '../executor/tool.js';
 import { ToolRegistry } from '../executor/tool-registry.js';
 import type { Message } from '../messages/types.js';
+import { getModelInfo, splitModelId } from '../models/registry.js';
 import { isLLMProvider, resolveProvider } from '../providers/resolve-provider.js';
 import { Session } from '../sessions/session.js';
 import { MemorySessionStore, type SessionStore } from '../sessions/store.js';
@@ -100,6 +102,36 @@ export interface AgentSessionOptions {
   compaction?: boolean | CompactionConfig;
 }
 
+const CREATE_AGENT_KEYS: (keyof CreateAgentOptions)[] = [
+  'model',
+  'provider',
+  'name',
+  'instructions',
+  'tools',
+  'hooks',
+  'compaction',
+  'summarizer',
+  'limits',
+  'onEvent',
+  'toolSearch',
+  'outputSchema',
+  'maxOutputTokens',
+  'temperature',
+];
+
+/** limits.maxCostUsd can only stop a run whose model has a price: refuse it otherwise, saying how to give one. */
+function checkPriceKnown(model: string): void {
+  const info = getModelInfo(model);
+  if (info?.inputPricePerMillion !== undefined && info.outputPricePerMillion !== undefined) return;
+  const { id } = splitModelId(model);
+  throw configError(
+    `createAgent(): limits.maxCostUsd needs the price of "${model}", which the model table does not know, so the run ` +
+      `would never stop on it. Give the price with registerModel({ id: '${id}', provider, contextWindow, ` +
+      'inputPricePerMillion, outputPricePerMillion }), or use limits.maxTokens instead.',
+    { option: 'limits.maxCostUsd' },
+  );
+}
+
 const COMPACTION_KEYS = new Set([
   'strategy',
   'thresholdPercent',
@@ -132,6 +164,17 @@ export function compactionOptionsFor(
     );
   }
   const { summarizer, strategy, ...rest } = compaction as CompactionConfig;
+  if (
+    summarizer !== undefined &&
+    typeof summarizer !== 'string' &&
+    !isSummarizer(summarizer) &&
+    !isLLMProvider(summarizer)
+  ) {
+    throw configError(
+      `summarizer must be a "provider/model" string, an LLMProvider or a Summarizer (new LLMSummarizer({ model }), new TruncatingSummarizer()), got ${describe(summarizer)}.`,
+      { option: 'summarizer' },
+    );
+  }
   if (summarizer !== undefined && strategy !== undefined) {
     throw configError(
       'compaction: summarizer and strategy cannot be combined. Pass strategy: twoPhaseStrategy({ model }) instead of summarizer, or drop strategy.',
@@ -145,6 +188,18 @@ export function compactionOptionsFor(
         ? twoPhaseStrategy({ summarizer })
         : twoPhaseStrategy({ model: summarizer }));
   return { ...rest, strategy: resolved };
+}
+
+/** Checks the options of one send() or stream(). */
+function checkRunOptions(run: unknown): asserts run is RunOptions {
+  checkOptions<RunOptions>(run, 'agent.send() / agent.stream()', ['abortSignal', 'onEvent']);
+  const { abortSignal, onEvent } = (run ?? {}) as RunOptions;
+  if (abortSignal !== undefined && !(abortSignal instanceof AbortSignal))
+    throw configError('agent.send(): abortSignal must be an AbortSignal, e.g. new AbortController().signal.', {
+      option: 'abortSignal',
+    });
+  if (onEvent !== undefined && typeof onEvent !== 'function')
+    throw configError('agent.send(): onEvent must be a function (event) => void.', { option: 'onEvent' });
 }
 
 /** The compaction hook a compaction option installs, or undefined for none. */
@@ -176,6 +231,7 @@ function withSummarizer(compaction: CreateAgentOptions['compaction'], summarizer
 export function createAgent(options: CreateAgentOptions): Agent {
   if (typeof options !== 'object' || options === null)
     throw configError('createAgent() takes an options object such as { model: "openai/gpt-4o" }.');
+  checkOptions<CreateAgentOptions>(options, 'createAgent()', CREATE_AGENT_KEYS);
   if (options.model !== undefined && options.provider !== undefined) {
     throw configError('createAgent(): pass either model or provider, not both.');
   }
@@ -191,7 +247,20 @@ export function createAgent(options: CreateAgentOptions): Agent {
     throw configError('createAgent(): tools must be an array of tools.');
   if (options.onEvent !== undefined && typeof options.onEvent !== 'function')
     throw configError('createAgent(): onEvent must be a function.');
+  for (const key of ['name', 'instructions'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'string')
+      throw configError(`createAgent(): ${key} must be a string, got ${describe(options[key])}.`, { option: key });
+  }
+  checkNumber(options.maxOutputTokens, 'maxOutputTokens', 'createAgent()', {
+    min: 0,
+    exclusiveMin: true,
+    integer: true,
+  });
+  checkNumber(options.temperature, 'temperature', 'createAgent()', { min: 0 });
+  if (options.outputSchema !== undefined && (typeof options.outputSchema !== 'object' || options.outputSchema === null))
+    throw configError('createAgent(): outputSchema must be a JSON Schema object.', { option: 'outputSchema' });
   const limits = checkLimits(options.limits);
+  if (limits.maxCostUsd !== undefined) checkPriceKnown(typeof spec === 'string' ? spec : spec.modelId);
   const tools = new ToolRegistry(options.tools ?? []);
   const hooks = new HookRegistry(options.hooks ?? []);
   const agentCompaction = compactionOptionsFor(withSummarizer(options.compaction, options.summarizer));
@@ -206,6 +275,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
   };
 
   const params = (input: AgentInput, run: RunOptions = {}, runHooks: HookRegistry = hooks): ExecuteParams => {
+    checkRunOptions(run);
     const listeners = [options.onEvent, run.onEvent].filter((l): l is AgentEventListener => l !== undefined);
     let registry = tools;
     let selectTools: ExecuteParams['selectTools'];
@@ -239,8 +309,20 @@ export function createAgent(options: CreateAgentOptions): Agent {
     send: async (input, run) => executeRun(params(input, run), undefined),
     stream: (input, run) => streamRun(async (emit) => executeRun(params(input, run), emit)),
     session(sessionOptions = {}) {
-      if (typeof sessionOptions !== 'object' || sessionOptions === null) {
-        throw configError('agent.session() takes { id?, store?, compaction? }.');
+      checkOptions<AgentSessionOptions>(sessionOptions, 'agent.session()', ['id', 'store', 'compaction']);
+      const id = sessionOptions.id;
+      if (id !== undefined && (typeof id !== 'string' || id.trim() === '')) {
+        throw configError(`agent.session(): id must be a non-empty string, got ${describe(id)}.`, { option: 'id' });
+      }
+      const store = sessionOptions.store as unknown;
+      if (
+        store !== undefined &&
+        (typeof store !== 'object' || store === null || typeof (store as { load?: unknown }).load !== 'function')
+      ) {
+        throw configError(
+          'agent.session(): store must be a session store such as new FileSessionStore({ dir }) or new MemorySessionStore().',
+          { option: 'store' },
+        );
       }
       const own = sessionOptions.compaction === undefined ? undefined : compactionOptionsFor(sessionOptions.compaction);
       let sessionHooks = hooks;

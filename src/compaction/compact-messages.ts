@@ -1,5 +1,6 @@
 import type { LLMProvider, ModelSpec } from '../contracts/llm-provider.js';
 import type { RequestBudget } from '../contracts/request-budget.js';
+import { checkOptions } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
@@ -151,6 +152,14 @@ export async function compactMessages(
   validateMessages(messages);
   if (typeof options !== 'object' || options === null)
     throw configError('compactMessages(messages, options): options must be an object.');
+  checkOptions<CompactMessagesOptions>(options, 'compactMessages()', [
+    'strategy',
+    'protectedTokens',
+    'model',
+    'contextWindow',
+    'thresholdPercent',
+    'abortSignal',
+  ]);
   const input = messages.slice();
   const { outcome } = await compactOnce(input, options, 'compactMessages()');
   return {

@@ -433,7 +433,7 @@ describe('createCompactionHook() in a run', () => {
       },
     );
 
-    it('keeps a value below the threshold as it is, without a warning', async () => {
+    it('caps a value between half the threshold and the threshold like the default, with one warning', async () => {
       const { strategy, inputs } = recordingStrategy();
       const agent = createAgent({
         provider: mockModel(readsThenDone(14)),
@@ -442,7 +442,20 @@ describe('createCompactionHook() in a run', () => {
       });
       await agent.send('Review the repository.');
       expect(inputs.length).toBeGreaterThan(0);
-      for (const input of inputs) expect(input.protectedTokens).toBe(5_000);
+      for (const input of inputs) expect(input.protectedTokens).toBe(3_686);
+      expect(warn).toHaveBeenCalledTimes(1);
+    });
+
+    it('keeps a value up to half the threshold as it is, without a warning', async () => {
+      const { strategy, inputs } = recordingStrategy();
+      const agent = createAgent({
+        provider: mockModel(readsThenDone(14)),
+        tools: [readTool(4_300)],
+        hooks: [createCompactionHook({ contextWindow: 8_192, protectedTokens: 3_000, strategy })],
+      });
+      await agent.send('Review the repository.');
+      expect(inputs.length).toBeGreaterThan(0);
+      for (const input of inputs) expect(input.protectedTokens).toBe(3_000);
       expect(warn).not.toHaveBeenCalled();
     });
   });
@@ -652,9 +665,10 @@ describe('createCompactionHook() in a run', () => {
       expect(result.messages.some((m) => contentText(m.content).startsWith(SUMMARY_HEADER))).toBe(true);
     });
 
-    it("keeps the two-phase strategy's own pruned result, which honours the strategy's protectedTokens", async () => {
-      // The strategy protects the newest 3,000 tokens (the hook only 100): its prune phase
-      // leaves the first file (r0) alone, and only the summary could shrink the request.
+    it("keeps the two-phase strategy's own pruned result, its protectedTokens capped at half the threshold like the hook's", async () => {
+      // The strategy asks for the newest 3,000 tokens (the hook only 100); like the hook's own
+      // value, that is capped at half the threshold (1,800 of 3,600), so that its prune step can
+      // get under the threshold: the first file (r0) falls outside and is pruned.
       const summarizer = mockModel(() => prose(14, 26_000));
       const strategy = twoPhaseStrategy({ model: summarizer, protectedTokens: 3_000 });
       const { agent, main } = foldingAgent({ reads: 2, strategy });
@@ -664,14 +678,12 @@ describe('createCompactionHook() in a run', () => {
       expect(summarizer.calls).toHaveLength(1);
       expect(rejected?.error?.message).toMatch(/rejected/);
       expect(rejected?.appliedStrategy).toBe('prune-tool-results');
-      // The newest 3,000 tokens (A1, r0's result, A2, r1's result) are kept as they are.
       const r0 = toolResult(main.received[2]?.messages ?? [], 'r0');
-      expect(r0).toBeDefined();
-      expect(
-        r0 !== undefined && isMarkerMessage(r0),
-        "r0's result lies inside the strategy's 3,000 protected tokens but was pruned after the rejected summary",
-      ).toBe(false);
-      expect(rejected?.prunedToolCallIds).toEqual([]);
+      expect(r0 !== undefined && isMarkerMessage(r0)).toBe(true);
+      expect(rejected?.prunedToolCallIds).toEqual(['r0']);
+      // The newest 1,800 tokens (A2 and r1's result) are kept as they are.
+      const r1 = toolResult(main.received[2]?.messages ?? [], 'r1');
+      expect(r1 !== undefined && isMarkerMessage(r1)).toBe(false);
     });
 
     it('that does not get the request under the threshold is rejected the same way', async () => {

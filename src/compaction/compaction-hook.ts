@@ -1,4 +1,5 @@
 import type { AgentHook, PreGenerateContext, RecoverContext, RunContext } from '../contracts/agent-hook.js';
+import { checkOptions } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import {
@@ -39,6 +40,16 @@ export interface CompactionHookOptions {
   onCompaction?: (info: CompactionInfo) => void;
 }
 
+/** The options createCompactionHook() takes. */
+export const HOOK_KEYS: (keyof CompactionHookOptions)[] = [
+  'strategy',
+  'thresholdPercent',
+  'contextWindow',
+  'protectedTokens',
+  'reserveOutputTokens',
+  'onCompaction',
+];
+
 /** What the hook remembers of one run between steps. */
 interface HookMemory {
   /** An attempt changed nothing: stay quiet until one does. */
@@ -68,11 +79,18 @@ interface Sizes {
 export function createCompactionHook(options: CompactionHookOptions = {}): AgentHook {
   const where = 'createCompactionHook()';
   if (typeof options !== 'object' || options === null) throw configError(`${where} takes an options object.`);
+  checkOptions<CompactionHookOptions>(options, where, HOOK_KEYS);
   const strategy = checkStrategy(options.strategy, where) ?? pruneToolResultsStrategy();
   const percent = checkThresholdPercent(options.thresholdPercent, where) ?? DEFAULT_THRESHOLD_PERCENT;
   const windowOption = checkContextWindow(options.contextWindow, where);
   const protectedOption = checkTokens(options.protectedTokens, 'protectedTokens', where);
   const reserve = checkTokens(options.reserveOutputTokens, 'reserveOutputTokens', where) ?? 0;
+  if (windowOption !== undefined && reserve >= windowOption) {
+    throw configError(
+      `${where}: reserveOutputTokens (${reserve}) must be below contextWindow (${windowOption}); it is the part of the window kept for the reply.`,
+      { option: 'reserveOutputTokens' },
+    );
+  }
   const onCompaction = options.onCompaction;
   if (onCompaction !== undefined && typeof onCompaction !== 'function')
     throw configError(`${where}: onCompaction must be a function.`);
@@ -141,8 +159,8 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
     if (capped) {
       warn(
         'protected',
-        `@lousho/build-ai-agent: compaction protectedTokens (${protectedOption}) is at or above the threshold (${thresholdTokens} tokens) ` +
-          `and would protect everything; using ${protectedTokens}. Set protectedTokens below the threshold.`,
+        `@lousho/build-ai-agent: compaction protectedTokens (${protectedOption}) is more than half the threshold (${thresholdTokens} tokens), ` +
+          `so compaction might not get the request under it; using ${protectedTokens}. Set protectedTokens to at most half the threshold.`,
       );
     }
     await compactNow(ctx, { contextWindow, thresholdTokens, protectedTokens, loud: false }, tokens);

@@ -1,5 +1,7 @@
 import { Compactor, type MessageAdapter } from '../core/compaction.js';
-import type { Summarizer } from '../core/summarizer.js';
+import { isSummarizer, type Summarizer } from '../core/summarizer.js';
+import { checkNumber, checkOptions } from '../errors/check-options.js';
+import { configError } from '../errors/lousho-error.js';
 import { isPinned } from '../messages/pin.js';
 import { renderMessage } from '../messages/render.js';
 import { MESSAGE_TURN_ACCESS } from '../messages/turns.js';
@@ -45,6 +47,16 @@ export function messageAdapter(countTokens: (message: Message) => number): Messa
  * createCompactionHook({ strategy: compactorStrategy({ summarizer: new LLMSummarizer({ model: resolveProvider('openai/gpt-4o-mini') }) }) });
  */
 export function compactorStrategy(options: CompactorStrategyOptions = {}): CompactionStrategy {
+  const where = 'compactorStrategy()';
+  checkOptions<CompactorStrategyOptions>(options, where, ['tailMessages', 'targetPercent', 'summarizer']);
+  checkNumber(options.tailMessages, 'tailMessages', where, { min: 0, integer: true });
+  checkNumber(options.targetPercent, 'targetPercent', where, { min: 0, exclusiveMin: true, max: 1 });
+  if (options.summarizer !== undefined && !isSummarizer(options.summarizer)) {
+    throw configError(
+      `${where}: summarizer must have a summarize() method, such as new LLMSummarizer({ model }) or new TruncatingSummarizer().`,
+      { option: 'summarizer' },
+    );
+  }
   return {
     name: COMPACTOR_STRATEGY_NAME,
     async compact(input) {
@@ -74,6 +86,7 @@ export function compactorStrategy(options: CompactorStrategyOptions = {}): Compa
         tokensAfter: fixed + result.tokensAfter,
         prunedToolCallIds: [],
         ...(result.summary === undefined ? {} : { summary: result.summary }),
+        ...(result.error === undefined ? {} : { error: result.error }),
       };
     },
   };

@@ -25,8 +25,9 @@ export const DEFAULT_PROTECTED_TOKENS = 40_000;
 
 /**
  * The protected tail in effect: `requested` (or the default) capped at half the
- * threshold, so a small window still compacts. `capped` is true when a value the user
- * set was lowered (the hook warns once).
+ * threshold, so a strategy can always get under the threshold when it is reachable and a
+ * small window still compacts. `capped` is true when a value the user set was lowered
+ * (the hook warns once).
  */
 export function effectiveProtectedTokens(
   requested: number | undefined,
@@ -34,6 +35,19 @@ export function effectiveProtectedTokens(
 ): { protectedTokens: number; capped: boolean } {
   const cap = Math.floor(thresholdTokens / 2);
   if (requested === undefined) return { protectedTokens: Math.min(DEFAULT_PROTECTED_TOKENS, cap), capped: false };
-  if (requested >= thresholdTokens) return { protectedTokens: cap, capped: true };
+  if (requested > cap) return { protectedTokens: cap, capped: true };
   return { protectedTokens: requested, capped: false };
+}
+
+/**
+ * The protected tail of a strategy with its own protectedTokens option: that value capped
+ * at half the input's threshold like the hook's (so the strategy can get under the
+ * threshold), else the hook's, which is capped already.
+ */
+export function ownProtectedTokens(
+  own: number | undefined,
+  input: { protectedTokens: number; thresholdTokens: number },
+): number {
+  if (own === undefined) return input.protectedTokens;
+  return effectiveProtectedTokens(own, input.thresholdTokens).protectedTokens;
 }

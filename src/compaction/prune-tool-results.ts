@@ -3,7 +3,7 @@ import { isPinned } from '../messages/pin.js';
 import { latestAssistantIndex } from '../messages/turns.js';
 import type { Message, ToolCall, ToolMessage } from '../messages/types.js';
 import { isPrunedMarker, prunedMarker } from './marker.js';
-import { protectedTailStart } from './protected-tail.js';
+import { ownProtectedTokens, protectedTailStart } from './protected-tail.js';
 import { type CompactionInput, type CompactionResult, type CompactionStrategy, messageCounter } from './types.js';
 
 export const PRUNE_STRATEGY_NAME = 'prune-tool-results';
@@ -66,5 +66,8 @@ export function pruneToolResultsStrategy(): CompactionStrategy {
 /** Pruning with a strategy's own protectedTokens (the hook's when undefined): the fallback of the summarizing strategies. */
 export function ownPruneStrategy(protectedTokens: number | undefined): CompactionStrategy {
   if (protectedTokens === undefined) return pruneToolResultsStrategy();
-  return { name: PRUNE_STRATEGY_NAME, compact: (input) => pruneToolResults({ ...input, protectedTokens }) };
+  return {
+    name: PRUNE_STRATEGY_NAME,
+    compact: (input) => pruneToolResults({ ...input, protectedTokens: ownProtectedTokens(protectedTokens, input) }),
+  };
 }

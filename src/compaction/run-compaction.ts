@@ -1,7 +1,7 @@
 import type { CompactionDoneEvent, CompactionStartEvent } from '../contracts/agent-event.js';
 import { LoushoError, type LoushoErrorCode } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
-import { findPairingProblem, validateMessages } from '../messages/validate.js';
+import { findPairingProblem, validateMessage } from '../messages/validate.js';
 import { rejectSummary } from './trigger.js';
 import type { CompactionInput, CompactionResult, CompactionStrategy } from './types.js';
 
@@ -83,7 +83,7 @@ function checkResult(result: unknown, strategy: string, input: readonly Message[
   if (typeof r !== 'object' || r === null || !Array.isArray(r.messages))
     throw invalid(strategy, 'returned no messages array');
   try {
-    validateMessages(r.messages);
+    r.messages.forEach((message, i) => validateMessage(message, i));
   } catch (cause) {
     throw invalid(strategy, `returned a malformed message (${(cause as Error).message})`);
   }
@@ -132,7 +132,10 @@ export async function runCompaction(run: CompactionAttempt): Promise<CompactionO
       tokensAfter > tokensBefore
         ? `The summary was rejected: it made the request larger (${tokensBefore} -> ${tokensAfter} tokens). Kept the pruned conversation.`
         : `The summary was rejected: the request is still ${tokensAfter} tokens, above the threshold of ${input.thresholdTokens}. Kept the pruned conversation.`,
-      { details: { strategy: strategy.name, tokensBefore, tokensAfter, thresholdTokens: input.thresholdTokens } },
+      {
+        details: { strategy: strategy.name, tokensBefore, tokensAfter, thresholdTokens: input.thresholdTokens },
+        ...(error === undefined ? {} : { cause: error }),
+      },
     );
     summaryRejected = true;
     appliedStrategy = fallback.name;

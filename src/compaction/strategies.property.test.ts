@@ -282,12 +282,10 @@ function threshold(s: Scenario): number {
   return Math.max(1, Math.min(byShare, s.contextWindow));
 }
 
-/** The protected tail compactMessages promises: the requested size, or half the threshold when it is >= the threshold. */
+/** The protected tail compactMessages promises: the requested size (or the default), at most half the threshold. */
 function effectiveProtectedTokens(s: Scenario): number {
-  const t = threshold(s);
-  const cap = Math.floor(t / 2);
-  if (s.protectedTokens === undefined) return Math.min(DEFAULT_PROTECTED_TOKENS, cap);
-  return s.protectedTokens >= t ? cap : s.protectedTokens;
+  const cap = Math.floor(threshold(s) / 2);
+  return Math.min(s.protectedTokens ?? DEFAULT_PROTECTED_TOKENS, cap);
 }
 
 /** Index where the longest suffix whose message tokens add up to at most `budget` starts. */
@@ -567,13 +565,14 @@ describe('compaction strategies on random transcripts', () => {
             kind === 'summarize'
               ? summarizeStrategy({ model, protectedTokens: own })
               : twoPhaseStrategy({ model, protectedTokens: own });
-          // No countMessage: the strategy derives it from estimateTokens. A zero threshold forces two-phase to summarize.
+          // No countMessage: the strategy derives it from estimateTokens. The threshold is twice the
+          // strategy's own protectedTokens, the least at which that value is not capped (at half the threshold).
           const result = await strategy.compact({
             messages,
             estimateTokens: (list) => estimateTokens(list),
             contextWindow: 1,
             protectedTokens: hook,
-            thresholdTokens: 0,
+            thresholdTokens: 2 * own,
           });
           expect(messages).toStrictEqual(before);
           expectCallsPaired(result.messages, kind);

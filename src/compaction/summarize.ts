@@ -1,10 +1,12 @@
 import type { LLMProvider, ModelSpec } from '../contracts/llm-provider.js';
 import { summarizeWithModel } from '../core/llm-summarizer.js';
-import { isSummarizer, type Summarizer } from '../core/summarizer.js';
-import { configError, LoushoError, toError } from '../errors/lousho-error.js';
+import { isSummarizer, type Summarizer, summaryText } from '../core/summarizer.js';
+import { checkOptions } from '../errors/check-options.js';
+import { configError, toError } from '../errors/lousho-error.js';
 import { renderMessage, serializeTranscript } from '../messages/render.js';
 import type { Message, UserMessage } from '../messages/types.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
+import { ownProtectedTokens } from './protected-tail.js';
 import { ownPruneStrategy, pruneToolResults } from './prune-tool-results.js';
 import { applySummary, planSummary } from './summary-plan.js';
 import { type CompactionInput, type CompactionResult, type CompactionStrategy, messageCounter } from './types.js';
@@ -44,6 +46,13 @@ export function validateSummarizeOptions(
       `${factory}() takes an options object with a model, e.g. ${factory}({ model: 'openai/gpt-4o-mini' }).`,
     );
   }
+  checkOptions<SummarizeStrategyOptions>(options, `${factory}()`, [
+    'model',
+    'summarizer',
+    'protectedTokens',
+    'prompt',
+    'maxSummaryTokens',
+  ]);
   const o = options as Partial<SummarizeStrategyOptions>;
   const hasModel = o.model !== undefined && o.model !== null && o.model !== '';
   if (o.summarizer !== undefined && !isSummarizer(o.summarizer)) {
@@ -75,15 +84,12 @@ async function writeSummary(
   input: CompactionInput,
 ): Promise<string> {
   if (options.summarizer !== undefined) {
-    const text = (
-      await options.summarizer.summarize(messages, {
-        toText: renderMessage,
-        abortSignal: input.abortSignal,
-        onModelCall: input.onModelCall,
-      })
-    ).trim();
-    if (text === '') throw new LoushoError('LOUSHO_PROVIDER_FAILED', 'The summarizer returned no text.');
-    return text;
+    const text = await options.summarizer.summarize(messages, {
+      toText: renderMessage,
+      abortSignal: input.abortSignal,
+      onModelCall: input.onModelCall,
+    });
+    return summaryText(text, 'The summarizer');
   }
   return summarizeWithModel(getProvider(), serializeTranscript(messages), {
     prompt: options.prompt,
@@ -100,7 +106,7 @@ export async function summarizeOrPrune(
   getProvider: () => LLMProvider,
 ): Promise<CompactionResult> {
   const { messages } = input;
-  const protectedTokens = options.protectedTokens ?? input.protectedTokens;
+  const protectedTokens = ownProtectedTokens(options.protectedTokens, input);
   const plan = planSummary(messages, protectedTokens, messageCounter(input));
   const tokensBefore = input.estimateTokens(messages);
   if (plan.summarized.length === 0) return { messages, tokensBefore, tokensAfter: tokensBefore, prunedToolCallIds: [] };

@@ -1,3 +1,4 @@
+import { ownProtectedTokens } from './protected-tail.js';
 import { ownPruneStrategy, PRUNE_STRATEGY_NAME, pruneToolResults } from './prune-tool-results.js';
 import {
   lazyProvider,
@@ -26,7 +27,7 @@ export function twoPhaseStrategy(options: SummarizeStrategyOptions): CompactionS
     name: TWO_PHASE_STRATEGY_NAME,
     fallback: ownPruneStrategy(options.protectedTokens),
     async compact(input) {
-      const protectedTokens = options.protectedTokens ?? input.protectedTokens;
+      const protectedTokens = ownProtectedTokens(options.protectedTokens, input);
       const pruned = pruneToolResults({ ...input, protectedTokens });
       if (pruned.tokensAfter <= input.thresholdTokens) return { ...pruned, appliedStrategy: PRUNE_STRATEGY_NAME };
       const summarized = await summarizeOrPrune({ ...input, messages: pruned.messages }, options, getProvider);

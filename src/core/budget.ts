@@ -1,3 +1,4 @@
+import { checkOptions } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
 
 /**
@@ -40,6 +41,7 @@ export class TokenBudget<M> {
   readonly #count: (message: M) => number;
 
   constructor(options: TokenBudgetOptions<M>) {
+    checkOptions<TokenBudgetOptions<M>>(options, 'new TokenBudget()', ['budgetTokens', 'softThreshold', 'countTokens']);
     if (!(options.budgetTokens > 0))
       throw configError(`budgetTokens must be a positive number, got ${options.budgetTokens}.`);
     this.budgetTokens = options.budgetTokens;

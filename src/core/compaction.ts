@@ -1,7 +1,8 @@
-import { configError } from '../errors/lousho-error.js';
+import { checkOptions } from '../errors/check-options.js';
+import { configError, LoushoError, toError } from '../errors/lousho-error.js';
 import { groupTurnsWith, type Turn } from '../messages/turns.js';
 import { DEFAULT_SOFT_THRESHOLD, TokenBudget } from './budget.js';
-import { type SummarizeContext, type Summarizer, TruncatingSummarizer } from './summarizer.js';
+import { type SummarizeContext, type Summarizer, summaryText, TruncatingSummarizer } from './summarizer.js';
 
 export { TruncatingSummarizer } from './summarizer.js';
 
@@ -52,6 +53,8 @@ export interface RecoverResult<M> {
   /** Messages folded into the summary by stage 2. */
   summarizedMessages: number;
   summary?: string;
+  /** Why the configured summarizer was not used: it threw or returned no text, and the summary is a truncation. */
+  error?: LoushoError;
 }
 
 export const DEFAULT_TAIL_MESSAGES = 4;
@@ -81,6 +84,13 @@ export class Compactor<M> {
   readonly summarizer: Summarizer<M>;
 
   constructor(options: CompactorOptions<M>) {
+    checkOptions<CompactorOptions<M>>(options, 'new Compactor()', [
+      'adapter',
+      'budgetTokens',
+      'softThreshold',
+      'tailMessages',
+      'summarizer',
+    ]);
     if (
       typeof options?.adapter?.countTokens !== 'function' ||
       typeof options.adapter.toText !== 'function' ||
@@ -167,10 +177,30 @@ export class Compactor<M> {
       if (dropped.size === 0) return none;
       return { ...none, messages: keep(dropped), action: 'drained', tokensAfter: used, drainedMessages: dropped.size };
     }
-    const summary = await this.summarizer.summarize(
-      folded.map((i) => messages[i] as M),
-      { toText: (m) => adapter.toText(m), abortSignal: options.abortSignal, onModelCall: options.onModelCall },
-    );
+    const context = {
+      toText: (m: M) => adapter.toText(m),
+      abortSignal: options.abortSignal,
+      onModelCall: options.onModelCall,
+    };
+    const head = folded.map((i) => messages[i] as M);
+    let summary: string;
+    let error: LoushoError | undefined;
+    try {
+      summary = summaryText(await this.summarizer.summarize(head, context), 'The summarizer');
+    } catch (cause) {
+      if (options.abortSignal?.aborted === true) throw cause;
+      // Never fail the turn: fall back to truncation, and say why.
+      error = LoushoError.isInstance(cause)
+        ? cause
+        : new LoushoError(
+            'LOUSHO_STRATEGY_FAILED',
+            `The summarizer failed: ${toError(cause).message}. Truncated instead.`,
+            {
+              cause,
+            },
+          );
+      summary = await new TruncatingSummarizer<M>().summarize(head, context);
+    }
     const replacement = adapter.summaryMessage(summary);
     const gone = new Set([...dropped, ...folded]);
     const out: M[] = [];
@@ -187,6 +217,7 @@ export class Compactor<M> {
       drainedMessages: dropped.size,
       summarizedMessages: folded.length,
       summary,
+      ...(error === undefined ? {} : { error }),
     };
   }
 }

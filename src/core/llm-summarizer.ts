@@ -1,7 +1,8 @@
 import type { LLMProvider } from '../contracts/llm-provider.js';
+import { checkNumber, checkOptions } from '../errors/check-options.js';
 import { LoushoError, toError } from '../errors/lousho-error.js';
 import { summaryRequestText } from '../messages/render.js';
-import { type SummarizeContext, type Summarizer, TruncatingSummarizer } from './summarizer.js';
+import { type SummarizeContext, type Summarizer, summaryText, TruncatingSummarizer } from './summarizer.js';
 import { DEFAULT_SUMMARY_PROMPT } from './summary-prompt.js';
 
 /**
@@ -36,14 +37,7 @@ export async function summarizeWithModel(
     startTime,
     endTime: Date.now(),
   });
-  const text = response.text.trim();
-  if (text === '') {
-    throw new LoushoError(
-      'LOUSHO_PROVIDER_FAILED',
-      `The summarizer ${provider.provider}/${provider.modelId} returned no text.`,
-    );
-  }
-  return text;
+  return summaryText(response.text, `The summarizer ${provider.provider}/${provider.modelId}`);
 }
 
 export interface LLMSummarizerOptions<M> {
@@ -84,6 +78,14 @@ export class LLMSummarizer<M = unknown> implements Summarizer<M> {
   readonly #fallback: Summarizer<M>;
 
   constructor(options: LLMSummarizerOptions<M>) {
+    checkOptions<LLMSummarizerOptions<M>>(options, 'new LLMSummarizer()', [
+      'model',
+      'prompt',
+      'maxOutputTokens',
+      'fallback',
+      'onFallback',
+    ]);
+    checkNumber(options?.maxOutputTokens, 'maxOutputTokens', 'new LLMSummarizer()', { min: 1, integer: true });
     const model = (options as Partial<LLMSummarizerOptions<M>> | null)?.model as unknown;
     if (typeof model === 'string' && model !== '') {
       throw new LoushoError(

@@ -148,7 +148,7 @@ describe('LLMSummarizer', () => {
       });
       expect(summary).toBe(messages.map(toText).join('\n').slice(0, 500));
       expect(onFallback).toHaveBeenCalledTimes(1);
-      expect(firstError(onFallback)).toMatch(/returned no text/);
+      expect(firstError(onFallback)).toMatch(/returned no summary text/);
     }
   });
 

@@ -1,5 +1,6 @@
 import type { ReportedModelCall } from '../contracts/model-call.js';
-import { configError } from '../errors/lousho-error.js';
+import { checkOptions } from '../errors/check-options.js';
+import { configError, LoushoError } from '../errors/lousho-error.js';
 
 /** What a summarizer is given besides the messages. */
 export interface SummarizeContext<M> {
@@ -32,6 +33,7 @@ export class TruncatingSummarizer<M = unknown> implements Summarizer<M> {
   readonly maxChars: number;
 
   constructor(options: { maxChars?: number } = {}) {
+    checkOptions<{ maxChars?: number }>(options, 'new TruncatingSummarizer()', ['maxChars']);
     const maxChars = options.maxChars ?? DEFAULT_TRUNCATE_MAX_CHARS;
     if (!Number.isInteger(maxChars) || maxChars <= 0)
       throw configError(`maxChars must be a positive whole number, got ${maxChars}.`);
@@ -42,4 +44,19 @@ export class TruncatingSummarizer<M = unknown> implements Summarizer<M> {
     const text = messages.map((m) => context.toText(m)).join('\n');
     return text.length > this.maxChars ? text.slice(0, this.maxChars) : text;
   }
+}
+
+/**
+ * The text of a summary: a string with something in it, trimmed. An empty, whitespace-only
+ * or non-string summary is a failure (LOUSHO_STRATEGY_FAILED naming `who`), never a
+ * `[Conversation summary]` with nothing or `null` under it.
+ */
+export function summaryText(value: unknown, who: string): string {
+  if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  const got = value === null ? 'null' : typeof value === 'string' ? 'an empty string' : typeof value;
+  throw new LoushoError(
+    'LOUSHO_STRATEGY_FAILED',
+    `${who} returned no summary text (got ${got}). A summarizer resolves to the summary as a non-empty string.`,
+    { details: { summarizer: who } },
+  );
 }

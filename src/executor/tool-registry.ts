@@ -2,7 +2,7 @@ import type { JSONSchema } from '../contracts/json-schema.js';
 import type { ToolDefinition } from '../contracts/tool-definition.js';
 import { configError } from '../errors/lousho-error.js';
 import { checkJsonSchema } from './json-schema-check.js';
-import type { StandardSchemaV1, Tool } from './tool.js';
+import { checkToolDefinition, type StandardSchemaV1, type Tool } from './tool.js';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -64,8 +64,7 @@ export class ToolRegistry {
 
   /** Adds a tool. Throws LOUSHO_CONFIG_INVALID on a bad name, a missing execute() or a duplicate. */
   register(tool: AnyTool): this {
-    if (typeof tool !== 'object' || tool === null)
-      throw configError('A tool is an object { name, description, parameters, execute }.');
+    checkToolDefinition(tool);
     if (typeof tool.name !== 'string' || !TOOL_NAME.test(tool.name)) {
       throw configError(`Tool name ${JSON.stringify(tool.name)} is invalid: use 1-64 letters, digits, '_' or '-'.`);
     }

@@ -1,4 +1,6 @@
 import type { JSONSchema } from '../contracts/json-schema.js';
+import { checkOptions } from '../errors/check-options.js';
+import { configError } from '../errors/lousho-error.js';
 
 /** The Standard Schema interface (standardschema.dev) that zod 4, valibot and arktype implement. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -72,5 +74,27 @@ export function tool<R>(definition: {
   execute(args: Record<string, unknown>, context: ToolContext): R | Promise<R>;
 }): Tool<Record<string, unknown>, R>;
 export function tool(definition: Tool<unknown, unknown>): Tool<unknown, unknown> {
+  checkToolDefinition(definition);
   return definition;
+}
+
+/** What a tool definition may hold. */
+const TOOL_KEYS = ['name', 'description', 'parameters', 'execute', 'needsApproval', 'idempotent'];
+
+/**
+ * Throws LOUSHO_CONFIG_INVALID on a definition that is not a tool: an unknown key (the AI
+ * SDK's `inputSchema` is named, with the key to use), a missing parameters schema or execute().
+ */
+export function checkToolDefinition(definition: unknown): void {
+  if (typeof definition !== 'object' || definition === null)
+    throw configError('A tool is an object { name, description, parameters, execute }.');
+  const d = definition as Record<string, unknown>;
+  const name = typeof d.name === 'string' ? `'${d.name}'` : '';
+  if ('inputSchema' in d) {
+    throw configError(
+      `Tool ${name}: use parameters for the arguments' schema (inputSchema is the AI SDK's name for it): tool({ name, description, parameters: z.object({ ... }), execute }).`,
+      { option: 'inputSchema' },
+    );
+  }
+  checkOptions(definition, `Tool ${name}`.trim(), TOOL_KEYS as never);
 }

@@ -66,32 +66,122 @@ export function validateMessage(value: unknown, index: number): asserts value is
   }
 }
 
-/** Validates every message of a transcript (see {@link validateMessage}). */
-export function validateMessages(value: unknown, from = 0): asserts value is Message[] {
-  if (!Array.isArray(value)) {
-    throw new LoushoError('LOUSHO_MESSAGE_INVALID', 'messages must be an array of Message objects.');
+/** Options of {@link validateMessages}. */
+export interface ValidateMessagesOptions {
+  /**
+   * Allow the calls of the last assistant message to have no result yet: a transcript
+   * paused before its tools ran (a turn awaiting approval, a checkpoint mid-step). Default false.
+   */
+  pendingCalls?: boolean;
+}
+
+/** A broken call/result pair: where, what, and how to fix it. */
+export interface PairingProblem {
+  index: number;
+  problem: string;
+  fix: string;
+}
+
+const REPAIR = 'repairTranscript() fixes this safely and reports what it changed.';
+
+/**
+ * The first broken call/result pair of a transcript, or undefined when every tool call
+ * has exactly one result after it, every result answers an earlier call, and no two calls
+ * share an id. With `pendingCalls`, the last assistant message's calls may be unanswered.
+ */
+export function pairingProblem(
+  messages: readonly Message[],
+  options: ValidateMessagesOptions = {},
+): PairingProblem | undefined {
+  const madeAt = new Map<string, number>();
+  const answered = new Set<string>();
+  /** The calls of the assistant message whose results may follow now, and where it is. */
+  let open: { at: number; ids: string[] } | undefined;
+  const unanswered = (before: number): PairingProblem | undefined => {
+    const id = open?.ids.find((i) => !answered.has(i));
+    if (open === undefined || id === undefined) return undefined;
+    return {
+      index: open.at,
+      problem: `makes the call '${id}', which has no result${before < messages.length ? ` before messages[${before}]` : ''}`,
+      fix: `add a tool message { role: 'tool', toolCallId: '${id}', content } right after the calls' other results (an error result if the call never ran). ${REPAIR}`,
+    };
+  };
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i] as Message;
+    if (m.role === 'tool') {
+      const at = madeAt.get(m.toolCallId);
+      if (at === undefined) {
+        return {
+          index: i,
+          problem: `is a result of call '${m.toolCallId}', which no earlier assistant message made`,
+          fix: `put the assistant message with that tool call before it, or remove the result. ${REPAIR}`,
+        };
+      }
+      if (answered.has(m.toolCallId)) {
+        return {
+          index: i,
+          problem: `is a second result of call '${m.toolCallId}'`,
+          fix: `keep one result per call. ${REPAIR}`,
+        };
+      }
+      if (open?.at !== at) {
+        return {
+          index: i,
+          problem: `is a result of call '${m.toolCallId}' of messages[${at}], but other messages stand between them`,
+          fix: `results must follow their assistant message directly (every provider requires it). ${REPAIR}`,
+        };
+      }
+      answered.add(m.toolCallId);
+      continue;
+    }
+    const missing = unanswered(i);
+    if (missing !== undefined) return missing;
+    open = undefined;
+    if (m.role !== 'assistant' || m.toolCalls === undefined || m.toolCalls.length === 0) continue;
+    for (const call of m.toolCalls) {
+      const earlier = madeAt.get(call.id);
+      if (earlier !== undefined) {
+        return {
+          index: i,
+          problem: `makes a tool call with id '${call.id}', which ${earlier === i ? 'another call of the same message' : `messages[${earlier}]`} already used`,
+          fix: `tool-call ids must be unique in a transcript: give each call its own id. ${REPAIR}`,
+        };
+      }
+      madeAt.set(call.id, i);
+    }
+    open = { at: i, ids: m.toolCalls.map((c) => c.id) };
   }
-  for (let i = from; i < value.length; i++) validateMessage(value[i], i);
+  const pendingAllowed = options.pendingCalls === true;
+  return pendingAllowed ? undefined : unanswered(messages.length);
 }
 
 /**
  * The first broken call/result pair of a transcript, in words, or undefined when every
  * tool call has exactly one result after it and every result answers an earlier call.
  */
-export function findPairingProblem(messages: readonly Message[]): string | undefined {
-  const open = new Map<string, number>();
-  const answered = new Set<string>();
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i] as Message;
-    if (m.role === 'assistant') {
-      for (const call of m.toolCalls ?? []) open.set(call.id, i);
-    } else if (m.role === 'tool') {
-      if (!open.has(m.toolCallId))
-        return `messages[${i}] is a result of call '${m.toolCallId}', which no earlier assistant message made`;
-      if (answered.has(m.toolCallId)) return `messages[${i}] is a second result of call '${m.toolCallId}'`;
-      answered.add(m.toolCallId);
-    }
+export function findPairingProblem(
+  messages: readonly Message[],
+  options: ValidateMessagesOptions = {},
+): string | undefined {
+  const found = pairingProblem(messages, options);
+  return found === undefined ? undefined : `messages[${found.index}] ${found.problem}`;
+}
+
+/**
+ * Validates a transcript where it enters the library: every message's shape (see
+ * {@link validateMessage}) and every tool call with exactly one result after it. Throws
+ * LOUSHO_MESSAGE_INVALID naming the index and how to fix it; nothing reaches a provider
+ * that would answer with an opaque 400.
+ */
+export function validateMessages(value: unknown, options: ValidateMessagesOptions = {}): asserts value is Message[] {
+  if (!Array.isArray(value)) {
+    throw new LoushoError('LOUSHO_MESSAGE_INVALID', 'messages must be an array of Message objects.');
   }
-  for (const [id, at] of open) if (!answered.has(id)) return `the call '${id}' of messages[${at}] has no result`;
-  return undefined;
+  for (let i = 0; i < value.length; i++) validateMessage(value[i], i);
+  const found = pairingProblem(value, options);
+  if (found !== undefined) {
+    throw new LoushoError('LOUSHO_MESSAGE_INVALID', `messages[${found.index}] ${found.problem}: ${found.fix}`, {
+      details: { index: found.index },
+    });
+  }
 }

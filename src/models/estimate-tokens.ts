@@ -1,6 +1,8 @@
 import type { JSONSchema } from '../contracts/json-schema.js';
 import type { ToolDefinition } from '../contracts/tool-definition.js';
+import { configError, LoushoError } from '../errors/lousho-error.js';
 import type { ContentPart, Message, TextPart } from '../messages/types.js';
+import { validateMessage } from '../messages/validate.js';
 import { type ImageFormula, imageTokens } from './image-tokens.js';
 import type { TokenizerName } from './model-info.js';
 import { getModelInfo } from './registry.js';
@@ -184,6 +186,19 @@ export function estimateTokens(input: readonly Message[] | TokenEstimateRequest,
   const request: TokenEstimateRequest = Array.isArray(input)
     ? { messages: input as readonly Message[] }
     : (input as TokenEstimateRequest);
+  if (typeof request !== 'object' || request === null || !Array.isArray(request.messages)) {
+    throw configError(
+      'estimateTokens() takes a messages array or a request { model?, messages, tools?, outputSchema? }.',
+    );
+  }
   const profile = tokenProfile(model ?? request.model);
-  return requestFixedTokens(request, profile) + messagesTokens(request.messages, profile);
+  try {
+    return requestFixedTokens(request, profile) + messagesTokens(request.messages, profile);
+  } catch (error) {
+    // Bad input, not a bug: name the message that is not a Message (validation says which and how).
+    request.messages.forEach((message, i) => validateMessage(message, i));
+    throw new LoushoError('LOUSHO_CONFIG_INVALID', `estimateTokens() could not count the request: ${String(error)}`, {
+      cause: error,
+    });
+  }
 }

@@ -1,6 +1,7 @@
 import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { ModelRequest } from '../contracts/model-request.js';
 import type { ModelResponse, ModelStreamPart } from '../contracts/model-response.js';
+import { checkOptions } from '../errors/check-options.js';
 import { abortedError, configError } from '../errors/lousho-error.js';
 import { abortable } from './abortable.js';
 import { toAISDKCallOptions } from './ai-sdk-call-options.js';
@@ -9,7 +10,7 @@ import { promptForm } from './ai-sdk-prompt.js';
 import { aiSDKResponse } from './ai-sdk-response.js';
 import type { AISDKGenerateResult, AISDKLanguageModel } from './ai-sdk-spec.js';
 import { aiSDKStream } from './ai-sdk-stream.js';
-import { type RetryOptions, streamWithRetries, withRetries } from './retry.js';
+import { checkRetryOptions, type RetryOptions, streamWithRetries, withRetries } from './retry.js';
 
 /** Options of {@link fromAISDK}. */
 export interface FromAISDKOptions {
@@ -50,6 +51,8 @@ function checkModel(model: unknown): asserts model is AISDKLanguageModel {
  */
 export function fromAISDK(model: AISDKLanguageModel, options: FromAISDKOptions = {}): LLMProvider {
   checkModel(model);
+  checkOptions<FromAISDKOptions>(options, 'fromAISDK()', ['retry', 'provider']);
+  checkRetryOptions(options.retry);
   const provider =
     options.provider ?? ((typeof model.provider === 'string' ? model.provider.split('.')[0] : '') || 'ai-sdk');
   const modelId = model.modelId;

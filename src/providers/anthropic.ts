@@ -1,6 +1,7 @@
 import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { ModelRequest } from '../contracts/model-request.js';
 import type { ModelResponse, ModelStreamPart } from '../contracts/model-response.js';
+import { checkNumber, checkOptions } from '../errors/check-options.js';
 import { abortedError, LoushoError } from '../errors/lousho-error.js';
 import { registerSecret, registerSecretHeaders } from '../errors/redact.js';
 import { isAborted } from './abortable.js';
@@ -9,7 +10,7 @@ import { anthropicError } from './anthropic-error.js';
 import { fromAnthropicReply } from './anthropic-reply.js';
 import { toAnthropicRequest } from './anthropic-request.js';
 import { AnthropicStreamParser } from './anthropic-stream-parser.js';
-import { type RetryOptions, streamWithRetries, withRetries } from './retry.js';
+import { checkRetryOptions, type RetryOptions, streamWithRetries, withRetries } from './retry.js';
 
 /** Options of {@link createAnthropic}. */
 export interface AnthropicProviderOptions {
@@ -62,6 +63,15 @@ const nonEmpty = (value: string | undefined): string | undefined =>
  * const agent = createAgent({ provider, tools });
  */
 export function createAnthropic(options: AnthropicProviderOptions = {}): (modelId: string) => LLMProvider {
+  checkOptions<AnthropicProviderOptions>(options, 'createAnthropic()', [
+    'apiKey',
+    'baseURL',
+    'headers',
+    'retry',
+    'maxOutputTokens',
+  ]);
+  checkNumber(options.maxOutputTokens, 'maxOutputTokens', 'createAnthropic()', { min: 1, integer: true });
+  checkRetryOptions(options.retry);
   let loaded: { sdk: AnthropicSdk; client: AnthropicClient } | undefined;
   let sdkModule: AnthropicSdk | undefined;
   const retry = options.retry ?? {};

@@ -1,13 +1,14 @@
 import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { ModelRequest } from '../contracts/model-request.js';
 import type { ModelResponse, ModelStreamPart } from '../contracts/model-response.js';
+import { checkOptions } from '../errors/check-options.js';
 import { abortedError, LoushoError } from '../errors/lousho-error.js';
 import { registerSecret, registerSecretHeaders } from '../errors/redact.js';
 import { type OpenAICallContext, openAIError } from './openai-error.js';
 import { chatRequestBody } from './openai-messages.js';
 import { fromOpenAICompletion, type OpenAIChatCompletion } from './openai-reply.js';
 import { type OpenAIChatChunk, OpenAIStreamParser } from './openai-stream-parser.js';
-import { type RetryOptions, streamWithRetries, withRetries } from './retry.js';
+import { checkRetryOptions, type RetryOptions, streamWithRetries, withRetries } from './retry.js';
 
 /** Settings of a provider that speaks OpenAI's chat-completions API. */
 export interface OpenAICompatibleOptions {
@@ -45,6 +46,19 @@ interface ChatClient {
  * const provider = createOpenAICompatible({ baseURL: 'http://127.0.0.1:8000/v1', apiKey: 'x' })('my-model');
  */
 export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (modelId: string) => LLMProvider {
+  checkOptions<OpenAICompatibleOptions>(options, `${options?.name ?? 'createOpenAICompatible'}() provider options`, [
+    'name',
+    'baseURL',
+    'apiKey',
+    'apiKeyEnv',
+    'requireApiKey',
+    'headers',
+    'retry',
+    'contextWindow',
+    'maxTokensField',
+    'streamUsage',
+  ]);
+  checkRetryOptions(options.retry);
   const name = options.name ?? 'openai-compatible';
   const requireKey = options.requireApiKey ?? options.apiKeyEnv !== undefined;
   let client: Promise<ChatClient> | undefined;

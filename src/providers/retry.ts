@@ -1,3 +1,4 @@
+import { checkNumber, checkOptions } from '../errors/check-options.js';
 import { abortedError, LoushoError } from '../errors/lousho-error.js';
 
 /** How a provider retries rate limits (429) and server errors (5xx). */
@@ -79,4 +80,13 @@ export async function* streamWithRetries<T>(
       await abortableDelay(delay, signal);
     }
   }
+}
+
+/** Throws LOUSHO_CONFIG_INVALID on retry options that are not { maxRetries?, initialDelayMs?, maxDelayMs? } with numbers >= 0. */
+export function checkRetryOptions(retry: unknown): void {
+  checkOptions<RetryOptions>(retry, 'retry', ['maxRetries', 'initialDelayMs', 'maxDelayMs']);
+  const r = (retry ?? {}) as RetryOptions;
+  checkNumber(r.maxRetries, 'retry.maxRetries', 'retry', { min: 0, integer: true });
+  checkNumber(r.initialDelayMs, 'retry.initialDelayMs', 'retry', { min: 0 });
+  checkNumber(r.maxDelayMs, 'retry.maxDelayMs', 'retry', { min: 0 });
 }

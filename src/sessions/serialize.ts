@@ -26,6 +26,6 @@ export function parseSession(text: string): Message[] {
   const data = JSON.parse(text, reviver) as { format?: unknown; messages?: unknown };
   if (data.format !== SESSION_FORMAT)
     throw new Error(`its format is ${JSON.stringify(data.format)}, not ${SESSION_FORMAT}`);
-  validateMessages(data.messages);
+  validateMessages(data.messages, { pendingCalls: true });
   return data.messages;
 }

@@ -41,6 +41,7 @@ export { DEFAULT_SUMMARY_PROMPT } from './core/summary-prompt.js';
 export type { LoushoErrorCode, LoushoErrorOptions, SerializedLoushoError } from './errors/lousho-error.js';
 export { LoushoError } from './errors/lousho-error.js';
 export type { AgentDefinition, AgentInput, AgentStream, ExecuteParams } from './executor/agent-executor.js';
+export type { PendingApproval, RunCheckpoint, ToolApproval } from './executor/approvals.js';
 export type { AgentEvent, AgentEventListener, AgentEventType, RecoveryEvent } from './executor/events.js';
 export type {
   AgentHook,
@@ -53,7 +54,7 @@ export { HookRegistry } from './executor/hooks.js';
 export type { AgentLimits } from './executor/limits.js';
 export type { AgentResult } from './executor/result.js';
 export { partialResult } from './executor/result.js';
-export type { StandardSchemaV1, Tool, ToolContext } from './executor/tool.js';
+export type { ApprovalCheck, StandardSchemaV1, Tool, ToolContext } from './executor/tool.js';
 export { tool } from './executor/tool.js';
 export { ToolRegistry } from './executor/tool-registry.js';
 export type { ModelCallRecord, ModelUsage, RunUsage } from './executor/usage.js';
@@ -100,11 +101,21 @@ export type {
   ToolDefinition,
   Usage,
 } from './providers/types.js';
+export { FileSessionStore } from './sessions/file-store.js';
 export type { KVClient } from './sessions/kv-store.js';
 export { KVSessionStore } from './sessions/kv-store.js';
-export type { SessionCompactOptions, SessionCompactResult, SessionTurnOptions } from './sessions/session.js';
+export { DEFAULT_LEASE_MS } from './sessions/lease.js';
+export type { PostgresPool } from './sessions/postgres-store.js';
+export { PostgresSessionStore } from './sessions/postgres-store.js';
+export type { RecordedApproval, SessionCheckpoint } from './sessions/records.js';
 export { Session } from './sessions/session.js';
+export type {
+  SessionCompactOptions,
+  SessionCompactResult,
+  SessionStatus,
+  SessionTurnOptions,
+} from './sessions/session-types.js';
 export type { SqliteDatabase } from './sessions/sqlite-store.js';
 export { SqliteSessionStore } from './sessions/sqlite-store.js';
-export type { SessionStore } from './sessions/store.js';
-export { FileSessionStore, MemorySessionStore } from './sessions/store.js';
+export type { LeaseState, SessionLogRead, SessionStore } from './sessions/store.js';
+export { MemorySessionStore } from './sessions/store.js';

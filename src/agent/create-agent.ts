@@ -13,6 +13,7 @@ import {
   executeRun,
   streamRun,
 } from '../executor/agent-executor.js';
+import type { ToolApproval } from '../executor/approvals.js';
 import type { AgentEventListener } from '../executor/events.js';
 import { type AgentHook, HookRegistry } from '../executor/hooks.js';
 import { type AgentLimits, checkLimits } from '../executor/limits.js';
@@ -72,6 +73,11 @@ export interface RunOptions {
   abortSignal?: AbortSignal;
   /** Receives this run's events (besides createAgent({ onEvent })). */
   onEvent?: AgentEventListener;
+  /**
+   * Decisions on the calls a run stopped before (result.pendingApprovals), by toolCallId: pass
+   * them with the run's transcript to continue it, `agent.send(result.messages, { approvals: { [id]: true } })`.
+   */
+  approvals?: Readonly<Record<string, ToolApproval>>;
 }
 
 /** An agent: send() runs it to the end, stream() reports each event as it happens. */
@@ -102,6 +108,8 @@ export interface AgentSessionOptions {
   store?: SessionStore;
   /** The session's compaction (same value as createAgent({ compaction })); the agent's when absent. */
   compaction?: boolean | CompactionConfig;
+  /** How long the session's lease lasts unless renewed, in ms (DEFAULT_LEASE_MS, 30 s, when absent). */
+  leaseMs?: number;
 }
 
 const COMPACTION_KEYS = new Set([
@@ -209,7 +217,11 @@ export function createAgent(options: CreateAgentOptions): Agent {
     return provider;
   };
 
-  const params = (input: AgentInput, run: RunOptions = {}, runHooks: HookRegistry = hooks): ExecuteParams => {
+  const params = (
+    input: AgentInput,
+    run: RunOptions & Pick<ExecuteParams, 'onCheckpoint'> = {},
+    runHooks: HookRegistry = hooks,
+  ): ExecuteParams => {
     const listeners = [options.onEvent, run.onEvent].filter((l): l is AgentEventListener => l !== undefined);
     let registry = tools;
     let selectTools: ExecuteParams['selectTools'];
@@ -226,6 +238,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
       hooks: runHooks,
       ...(listeners.length === 0 ? {} : { onEvent: listeners }),
       ...(run.abortSignal === undefined ? {} : { abortSignal: run.abortSignal }),
+      ...(run.approvals === undefined ? {} : { approvals: run.approvals }),
+      ...(run.onCheckpoint === undefined ? {} : { onCheckpoint: run.onCheckpoint }),
       ...(selectTools === undefined ? {} : { selectTools }),
     };
   };
@@ -244,7 +258,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     stream: (input, run) => streamRun(async (emit) => executeRun(params(input, run), emit)),
     session(sessionOptions = {}) {
       if (typeof sessionOptions !== 'object' || sessionOptions === null) {
-        throw configError('agent.session() takes { id?, store?, compaction? }.');
+        throw configError('agent.session() takes { id?, store?, compaction?, leaseMs? }.');
       }
       const own = sessionOptions.compaction === undefined ? undefined : compactionOptionsFor(sessionOptions.compaction);
       let sessionHooks = hooks;
@@ -256,10 +270,13 @@ export function createAgent(options: CreateAgentOptions): Agent {
       return new Session({
         id: sessionOptions.id ?? randomUUID(),
         store: sessionOptions.store ?? new MemorySessionStore(),
+        ...(sessionOptions.leaseMs === undefined ? {} : { leaseMs: sessionOptions.leaseMs }),
         runner: {
           run: (messages, turn, emit) => executeRun(params(messages, turn, sessionHooks), emit),
           model: () => getProvider().modelId,
           compaction: sessionOptions.compaction === undefined ? agentCompaction : own,
+          instructions: options.instructions,
+          tool: (name) => tools.get(name),
         },
       });
     },

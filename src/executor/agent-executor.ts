@@ -5,15 +5,18 @@ import { validateMessages } from '../messages/validate.js';
 import { isLLMProvider } from '../providers/resolve-provider.js';
 import type { JSONSchema, LLMProvider, ModelRequest, ModelResponse, ToolDefinition } from '../providers/types.js';
 import { endRunSpan, startRunSpan } from '../telemetry/tracing.js';
-import { EventQueue } from './event-queue.js';
+import type { PendingApproval, RunCheckpoint, ToolApproval } from './approvals.js';
 import type { AgentEvent, AgentEventListener } from './events.js';
 import { HookRegistry } from './hooks.js';
 import { type AgentLimits, checkLimits, reachedLimit } from './limits.js';
 import { callWithRecovery } from './recover-call.js';
 import type { AgentResult } from './result.js';
 import { RunState } from './run-state.js';
-import { runToolCalls } from './run-tools.js';
+import { type AgentStream, streamRun } from './stream-run.js';
 import { ToolRegistry } from './tool-registry.js';
+import { runToolStep } from './tool-step.js';
+
+export { type AgentStream, streamRun } from './stream-run.js';
 
 /** What the executor needs of an agent: its instructions and settings (an Agent from createAgent() fits). */
 export interface AgentDefinition {
@@ -45,6 +48,10 @@ export interface ExecuteParams {
   /** Receives every event of the run. */
   onEvent?: AgentEventListener | AgentEventListener[];
   abortSignal?: AbortSignal;
+  /** Decisions on calls a run stopped before (result.pendingApprovals), by toolCallId; see AgentResult.status. */
+  approvals?: Readonly<Record<string, ToolApproval>>;
+  /** Awaited at each point where the run's state can be saved (a session checkpoints there). */
+  onCheckpoint?: (point: RunCheckpoint) => Promise<void>;
   /**
    * Picks the tool definitions sent at each step (tool search); all of the registry's by default.
    * @internal
@@ -92,7 +99,11 @@ function resultOf(run: RunState, finishReason: ModelResponse['finishReason']): A
     }
   }
   const steps = run.usage.modelCalls.filter((c) => c.purpose === 'generate').length;
-  return { runId: run.runId, text, messages: run.messages, usage: run.usage, steps, finishReason };
+  return { runId: run.runId, text, messages: run.messages, usage: run.usage, steps, finishReason, status: 'done' };
+}
+
+function pausedResult(run: RunState, pendingApprovals: PendingApproval[]): AgentResult {
+  return { ...resultOf(run, 'tool-calls'), status: 'awaiting_approval', pendingApprovals };
 }
 
 /** Gives an error the run's partial result (and a stable code), keeping the original as cause. */
@@ -170,7 +181,23 @@ export async function executeRun(
   state.traceContext = runSpan.context;
   const abortError = () => new LoushoError('LOUSHO_ABORTED', 'The run was aborted through its AbortSignal.');
   emit?.({ type: 'run.start', runId });
+  const finish = (result: AgentResult) => {
+    endRunSpan(runSpan.span, { usage: state.usage });
+    emit?.({ type: 'run.done', runId, result });
+    return result;
+  };
+  const toolStep = () =>
+    runToolStep(state, {
+      tools,
+      step: state.step,
+      emit,
+      abortSignal: params.abortSignal,
+      approvals: params.approvals,
+      onCheckpoint: params.onCheckpoint,
+    });
   try {
+    const resumed = await toolStep(); // a transcript that ends in a step with calls still to run
+    if (resumed.length > 0) return finish(pausedResult(state, resumed));
     for (;;) {
       if (isAborted(params.abortSignal)) throw abortError();
       checkBudget(state, limits);
@@ -218,20 +245,10 @@ export async function executeRun(
         text: response.text,
         toolCalls: response.toolCalls,
       });
-      if (response.toolCalls.length === 0) {
-        const result = resultOf(state, response.finishReason);
-        endRunSpan(runSpan.span, { usage: state.usage });
-        emit?.({ type: 'run.done', runId, result });
-        return result;
-      }
-      const results = await runToolCalls(response.toolCalls, tools, {
-        abortSignal: params.abortSignal,
-        emit,
-        runId,
-        step,
-        trace: state.traceContext,
-      });
-      state.messages.push(...results);
+      await params.onCheckpoint?.({ kind: 'reply', step, messages: state.messages });
+      if (response.toolCalls.length === 0) return finish(resultOf(state, response.finishReason));
+      const awaiting = await toolStep();
+      if (awaiting.length > 0) return finish(pausedResult(state, awaiting));
     }
   } catch (error) {
     const failure = withPartial(error, state);
@@ -239,41 +256,6 @@ export async function executeRun(
     emit?.({ type: 'run.error', runId, error: { code: failure.code, message: failure.message } });
     throw failure;
   }
-}
-
-/** A streamed run: its events as an async iterable, and its result. */
-export interface AgentStream extends AsyncIterable<AgentEvent> {
-  /** Resolves to the run's result; rejects with the run's error. */
-  readonly result: Promise<AgentResult>;
-}
-
-/** Starts a run whose events go to a queue; the run starts when iteration starts or `result` is read. */
-export function streamRun(start: (emit: (event: AgentEvent) => void) => Promise<AgentResult>): AgentStream {
-  const queue = new EventQueue<AgentEvent>();
-  let result: Promise<AgentResult> | undefined;
-  const begin = () => {
-    result ??= start((event) => queue.push(event)).then(
-      (value) => {
-        queue.close();
-        return value;
-      },
-      (error: unknown) => {
-        queue.fail(error);
-        throw error;
-      },
-    );
-    result.catch(() => {}); // a caller that only iterates sees the error there
-    return result;
-  };
-  return {
-    get result() {
-      return begin();
-    },
-    [Symbol.asyncIterator]() {
-      begin();
-      return queue[Symbol.asyncIterator]();
-    },
-  };
 }
 
 /**

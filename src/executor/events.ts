@@ -31,6 +31,15 @@ export type AgentEvent =
       text: string;
       toolCalls: ToolCall[];
     }
+  | {
+      /** The run stopped before this call until it is approved or rejected (see Tool.needsApproval). */
+      type: 'approval.requested';
+      runId: string;
+      step: number;
+      toolCallId: string;
+      toolName: string;
+      arguments: unknown;
+    }
   | CompactionStartEvent
   | CompactionDoneEvent
   | RecoveryEvent

@@ -1,0 +1,141 @@
+/**
+ * The session stores the tests run on, in this process and in child processes: memory,
+ * file, SQLite, and the real Redis (REDIS_URL) and PostgreSQL (LOUSHO_PG_URL) servers that
+ * .ci/run starts, when they answer. A store whose server does not answer is left out with a
+ * printed reason.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { FileSessionStore } from '../sessions/file-store.js';
+import { KVSessionStore } from '../sessions/kv-store.js';
+import { PostgresSessionStore } from '../sessions/postgres-store.js';
+import { SqliteSessionStore } from '../sessions/sqlite-store.js';
+import { MemorySessionStore, type SessionStore } from '../sessions/store.js';
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const PG_URL = process.env.LOUSHO_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** How to open a store, in this process or in a child (JSON). */
+export type StoreSpec =
+  | { kind: 'memory' }
+  | { kind: 'file'; dir: string }
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'redis'; url: string; prefix: string }
+  | { kind: 'postgres'; url: string };
+
+export type StoreKind = StoreSpec['kind'];
+
+/** An open store and how to let go of its connections. */
+export interface OpenStore {
+  store: SessionStore;
+  close(): Promise<void>;
+}
+
+/** Opens the store a spec describes. */
+export function openStore(spec: StoreSpec): OpenStore {
+  switch (spec.kind) {
+    case 'memory':
+      return { store: new MemorySessionStore(), close: async () => {} };
+    case 'file':
+      return { store: new FileSessionStore({ dir: spec.dir }), close: async () => {} };
+    case 'sqlite':
+      return { store: new SqliteSessionStore({ path: spec.path }), close: async () => {} };
+    case 'redis': {
+      const client = new Redis(spec.url, { maxRetriesPerRequest: 1 });
+      return { store: new KVSessionStore({ client, prefix: spec.prefix }), close: async () => client.disconnect() };
+    }
+    case 'postgres': {
+      const store = new PostgresSessionStore({ connectionString: spec.url });
+      return { store, close: () => store.close() };
+    }
+  }
+}
+
+async function redisAnswers(): Promise<string | undefined> {
+  const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  try {
+    await client.connect();
+    await client.ping();
+    return undefined;
+  } catch (error) {
+    return `no Redis answers at ${REDIS_URL} (${(error as Error).message}); .ci/run starts one and sets REDIS_URL`;
+  } finally {
+    client.disconnect();
+  }
+}
+
+async function postgresAnswers(): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return undefined;
+  } catch (error) {
+    return `no PostgreSQL answers at ${PG_URL} (${(error as Error).message}); .ci/run starts one and sets LOUSHO_PG_URL`;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+let checked: Promise<Record<'redis' | 'postgres', string | undefined>> | undefined;
+
+/** Why the Redis and PostgreSQL stores are left out (undefined: they answer); printed once per test file. */
+export function serverProblems(): Promise<Record<'redis' | 'postgres', string | undefined>> {
+  checked ??= Promise.all([redisAnswers(), postgresAnswers()]).then(([redis, postgres]) => {
+    if (redis !== undefined) console.warn(`Skipping the KVSessionStore (Redis) tests: ${redis}.`);
+    if (postgres !== undefined) console.warn(`Skipping the PostgresSessionStore tests: ${postgres}.`);
+    return { redis, postgres };
+  });
+  return checked;
+}
+
+/** A PostgreSQL URL whose tables live in a new schema of their own, so tests do not see each other's rows. */
+export async function isolatedPostgresUrl(): Promise<string> {
+  const schema = `lousho_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA ${schema}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(PG_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.toString();
+}
+
+/** A fresh, empty store of each kind this machine can run (memory only when `withMemory`). */
+export async function freshSpecs(options: { withMemory: boolean }): Promise<StoreSpec[]> {
+  const problems = await serverProblems();
+  const specs: StoreSpec[] = [];
+  if (options.withMemory) specs.push({ kind: 'memory' });
+  specs.push(await freshSpec('file'), await freshSpec('sqlite'));
+  if (problems.redis === undefined) specs.push(await freshSpec('redis'));
+  if (problems.postgres === undefined) specs.push(await freshSpec('postgres'));
+  return specs;
+}
+
+/** A fresh, empty store of one kind. */
+export async function freshSpec(kind: StoreKind): Promise<StoreSpec> {
+  switch (kind) {
+    case 'memory':
+      return { kind };
+    case 'file':
+      return { kind, dir: await mkdtemp(join(tmpdir(), 'lousho-file-store-')) };
+    case 'sqlite':
+      return { kind, path: join(await mkdtemp(join(tmpdir(), 'lousho-sqlite-store-')), 'sessions.db') };
+    case 'redis':
+      return { kind, url: REDIS_URL, prefix: `lousho-test:${process.pid}:${randomBytes(4).toString('hex')}:` };
+    case 'postgres':
+      return { kind, url: await isolatedPostgresUrl() };
+  }
+}
+
+/** The entry number `n` of the store-level kill test: big enough that a kill lands inside writes too. */
+export function numberedEntry(n: number): string {
+  return JSON.stringify(['entry', n, 'x'.repeat(8_000 + (n % 7) * 1_000)]);
+}

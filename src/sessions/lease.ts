@@ -37,7 +37,8 @@ export function sessionBusy(id: string, what: string, lease: LeaseState, ttlMs: 
     'LOUSHO_SESSION_BUSY',
     `Session '${id}' cannot ${what}: another writer (${lease.holder}) holds it until ` +
       `${new Date(lease.expiresAt).toISOString()}. Wait for its turn to finish; if that process died, its lease ` +
-      `runs out after at most ${ttlMs} ms (leaseMs) and session.resume() can take the turn over.`,
-    { details: { id, holder: lease.holder, expiresAt: lease.expiresAt } },
+      'runs out when it is no longer renewed (agent.session({ leaseMs }), 30 s by default) and session.resume() ' +
+      'can then take the turn over.',
+    { details: { id, holder: lease.holder, expiresAt: lease.expiresAt, leaseMs: ttlMs } },
   );
 }

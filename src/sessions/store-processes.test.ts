@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { Child } from '../test-support/child-process.js';
-import { freshSpecs, numberedEntry, type OpenStore, openStore } from '../test-support/store-backends.js';
+import { numberedEntry } from '../test-support/open-store.js';
+import { freshSpecs, type OpenStore, openStore } from '../test-support/store-backends.js';
 
 /** The stores that outlive a process: file, SQLite, and Redis and PostgreSQL when they answer. */
 const SPECS = await freshSpecs({ withMemory: false });
@@ -11,8 +12,9 @@ afterAll(async () => {
 
 const acks = (line: string) => line.startsWith('ack ');
 
-describe.each(SPECS.map((spec) => [spec.kind, spec] as const))('%s store across processes', (_kind, spec) => {
-  const open = openStore(spec);
+const STORES = await Promise.all(SPECS.map(async (spec) => [spec.kind, spec, await openStore(spec)] as const));
+
+describe.each(STORES)('%s store across processes', (_kind, spec, open) => {
   opened.push(open);
   const { store } = open;
   const specText = JSON.stringify(spec);

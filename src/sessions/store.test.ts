@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 async function make(kind: StoreKind): Promise<SessionStore> {
-  const open = openStore(await freshSpec(kind));
+  const open = await openStore(await freshSpec(kind));
   opened.push(open);
   return open.store;
 }

@@ -10,50 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { FileSessionStore } from '../sessions/file-store.js';
-import { KVSessionStore } from '../sessions/kv-store.js';
-import { PostgresSessionStore } from '../sessions/postgres-store.js';
-import { SqliteSessionStore } from '../sessions/sqlite-store.js';
-import { MemorySessionStore, type SessionStore } from '../sessions/store.js';
+import type { StoreKind, StoreSpec } from './open-store.js';
+
+export { type OpenStore, openStore, type StoreKind, type StoreSpec } from './open-store.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const PG_URL = process.env.LOUSHO_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-/** How to open a store, in this process or in a child (JSON). */
-export type StoreSpec =
-  | { kind: 'memory' }
-  | { kind: 'file'; dir: string }
-  | { kind: 'sqlite'; path: string }
-  | { kind: 'redis'; url: string; prefix: string }
-  | { kind: 'postgres'; url: string };
-
-export type StoreKind = StoreSpec['kind'];
-
-/** An open store and how to let go of its connections. */
-export interface OpenStore {
-  store: SessionStore;
-  close(): Promise<void>;
-}
-
-/** Opens the store a spec describes. */
-export function openStore(spec: StoreSpec): OpenStore {
-  switch (spec.kind) {
-    case 'memory':
-      return { store: new MemorySessionStore(), close: async () => {} };
-    case 'file':
-      return { store: new FileSessionStore({ dir: spec.dir }), close: async () => {} };
-    case 'sqlite':
-      return { store: new SqliteSessionStore({ path: spec.path }), close: async () => {} };
-    case 'redis': {
-      const client = new Redis(spec.url, { maxRetriesPerRequest: 1 });
-      return { store: new KVSessionStore({ client, prefix: spec.prefix }), close: async () => client.disconnect() };
-    }
-    case 'postgres': {
-      const store = new PostgresSessionStore({ connectionString: spec.url });
-      return { store, close: () => store.close() };
-    }
-  }
-}
 
 async function redisAnswers(): Promise<string | undefined> {
   const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
@@ -133,9 +95,4 @@ export async function freshSpec(kind: StoreKind): Promise<StoreSpec> {
     case 'postgres':
       return { kind, url: await isolatedPostgresUrl() };
   }
-}
-
-/** The entry number `n` of the store-level kill test: big enough that a kill lands inside writes too. */
-export function numberedEntry(n: number): string {
-  return JSON.stringify(['entry', n, 'x'.repeat(8_000 + (n % 7) * 1_000)]);
 }

@@ -5,11 +5,11 @@
  *     "ack <n>" after each append resolves (n entries are then in the log).
  */
 import { createInterface } from 'node:readline';
-import { numberedEntry, openStore, type StoreSpec } from './store-backends.js';
+import { numberedEntry, openStore, type StoreSpec } from './open-store.js';
 
 async function main(): Promise<void> {
   const [command, specText, id, arg] = process.argv.slice(2) as [string, string, string, string];
-  const { store, close } = openStore(JSON.parse(specText) as StoreSpec);
+  const { store, close } = await openStore(JSON.parse(specText) as StoreSpec);
   if (command === 'lease') {
     const lines = createInterface({ input: process.stdin });
     for await (const line of lines) if (line === 'go') break;

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
 import { tool } from '../executor/tool.js';
-import { rejection } from '../test-support/errors.js';
+import { rejection, thrown } from '../test-support/errors.js';
 import { mockModel } from '../testing/mock-model.js';
 import { encodeEntry } from './records.js';
 import { MemorySessionStore } from './store.js';
@@ -135,5 +135,17 @@ describe('one writer per session', () => {
     await new Promise((done) => child.on('exit', done));
     await store.acquire('s', `${hostname()}:${child.pid}:dead`, 600_000);
     expect((await agent.session({ id: 's', store }).resume()).text).toBe('recovered');
+  });
+});
+
+describe('agent.session() options', () => {
+  it('rejects a store that is not a SessionStore (such as one written for the old load/save contract)', () => {
+    const agent = createAgent({ provider: mockModel([]) });
+    const old = { load: async () => undefined, save: async () => {}, delete: async () => {} };
+    const error = thrown(() => agent.session({ store: old as never }));
+    expect(error.code).toBe('LOUSHO_CONFIG_INVALID');
+    expect(error.message).toContain('read, append, acquire, renew, release');
+    expect(() => agent.session({ id: '' })).toThrow(expect.objectContaining({ code: 'LOUSHO_CONFIG_INVALID' }));
+    expect(() => agent.session({ leaseMs: 5 })).toThrow(expect.objectContaining({ code: 'LOUSHO_CONFIG_INVALID' }));
   });
 });

@@ -1,5 +1,5 @@
 import { TranscriptCounter } from '../compaction/transcript-counter.js';
-import { LoushoError } from '../errors/lousho-error.js';
+import { configError, LoushoError } from '../errors/lousho-error.js';
 import { tokenProfile } from '../models/estimate-tokens.js';
 import { holderIsDead, newHolderId, sessionBusy } from './lease.js';
 import { decodeEntry, encodeEntry, type SessionRecord } from './records.js';
@@ -26,6 +26,17 @@ export class SessionLog {
   readonly #model: () => string;
 
   constructor(store: SessionStore, id: string, model: () => string) {
+    const missing = ['read', 'append', 'delete', 'acquire', 'renew', 'release'].filter(
+      (name) => typeof (store as unknown as Record<string, unknown>)?.[name] !== 'function',
+    );
+    if (missing.length > 0) {
+      throw configError(
+        `agent.session({ store }) needs a SessionStore; this one has no ${missing.join(', ')}. Use MemorySessionStore, ` +
+          'FileSessionStore, SqliteSessionStore, KVSessionStore or PostgresSessionStore, or implement the SessionStore ' +
+          'interface (an append-only log per session and a lease).',
+      );
+    }
+    if (typeof id !== 'string' || id === '') throw configError('agent.session({ id }) needs a non-empty string id.');
     this.store = store;
     this.id = id;
     this.#model = model;

@@ -1,5 +1,6 @@
 export type {
   Agent,
+  AgentConfig,
   AgentSessionOptions,
   CompactionConfig,
   CreateAgentOptions,
@@ -40,9 +41,17 @@ export { DEFAULT_TRUNCATE_MAX_CHARS, TruncatingSummarizer } from './core/summari
 export { DEFAULT_SUMMARY_PROMPT } from './core/summary-prompt.js';
 export type { LoushoErrorCode, LoushoErrorOptions, SerializedLoushoError } from './errors/lousho-error.js';
 export { LoushoError } from './errors/lousho-error.js';
+export { onAgentEvent } from './executor/agent-events.js';
 export type { AgentDefinition, AgentInput, AgentStream, ExecuteParams } from './executor/agent-executor.js';
 export type { PendingApproval, RunCheckpoint, ToolApproval } from './executor/approvals.js';
-export type { AgentEvent, AgentEventListener, AgentEventType, RecoveryEvent } from './executor/events.js';
+export type {
+  AgentEvent,
+  AgentEventListener,
+  AgentEventMap,
+  AgentEventType,
+  BuiltinAgentEvent,
+  RecoveryEvent,
+} from './executor/events.js';
 export type {
   AgentHook,
   PostGenerateContext,

@@ -68,6 +68,12 @@ export interface CreateAgentOptions {
   temperature?: number;
 }
 
+/**
+ * What createAgent() takes, under the name the core's documentation uses ("AgentConfig.summarizer"):
+ * the same type as CreateAgentOptions.
+ */
+export type AgentConfig = CreateAgentOptions;
+
 /** Options of one send() or stream(). */
 export interface RunOptions {
   abortSignal?: AbortSignal;

@@ -5,6 +5,7 @@ import { validateMessages } from '../messages/validate.js';
 import { isLLMProvider } from '../providers/resolve-provider.js';
 import type { JSONSchema, LLMProvider, ModelRequest, ModelResponse, ToolDefinition } from '../providers/types.js';
 import { endRunSpan, startRunSpan } from '../telemetry/tracing.js';
+import { processListeners } from './agent-events.js';
 import type { PendingApproval, RunCheckpoint, ToolApproval } from './approvals.js';
 import type { AgentEvent, AgentEventListener } from './events.js';
 import { HookRegistry } from './hooks.js';
@@ -169,7 +170,7 @@ export async function executeRun(
   const hooks = params.hooks ?? new HookRegistry();
   const listeners =
     params.onEvent === undefined ? [] : Array.isArray(params.onEvent) ? params.onEvent : [params.onEvent];
-  const emit = listenerEmit(extraEmit === undefined ? listeners : [...listeners, extraEmit]);
+  const emit = listenerEmit([...listeners, ...(extraEmit === undefined ? [] : [extraEmit]), ...processListeners()]);
   const state = new RunState({
     messages: initialMessages(params.agent, params.input),
     provider: params.provider,

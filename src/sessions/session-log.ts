@@ -18,6 +18,8 @@ export class SessionLog {
   readonly holder = newHolderId();
   state = new SessionState();
   #version = 0;
+  /** The last entry of the log as this writer knows it (with the version, tells a log that changed). */
+  #last: string | undefined;
   #queue: Promise<void> = Promise.resolve();
   #failure: unknown;
   #lost = false;
@@ -42,9 +44,10 @@ export class SessionLog {
     this.#model = model;
   }
 
-  /** Reads the whole log and replays it. */
+  /** Reads the whole log and replays it (unless nothing was appended since this writer last saw it). */
   async read(): Promise<void> {
     const { entries, version } = await this.store.read(this.id);
+    if (this.#failure === undefined && version === this.#version && entries.at(-1) === this.#last) return;
     const state = new SessionState();
     entries.forEach((entry, i) => {
       let records: SessionRecord[];
@@ -57,6 +60,7 @@ export class SessionLog {
     });
     this.state = state;
     this.#version = version;
+    this.#last = entries.at(-1);
     this.#failure = undefined;
   }
 
@@ -95,6 +99,7 @@ export class SessionLog {
    * state; `checkpoint` adds a checkpoint of the state they lead to (its step).
    */
   append(records: SessionRecord[], checkpoint?: { step: number }): Promise<void> {
+    if (records.length === 0 && checkpoint === undefined) return this.#queue;
     const run = async () => {
       if (this.#failure !== undefined) throw this.#failure;
       if (this.#lost) {
@@ -115,6 +120,7 @@ export class SessionLog {
       }
       try {
         this.#version = await this.store.append(this.id, entry, this.#version);
+        this.#last = entry;
       } catch (error) {
         this.#failure = error; // the state is ahead of the log now: the next operation reads the log again
         throw error;
@@ -141,5 +147,6 @@ export class SessionLog {
   reset(): void {
     this.state = new SessionState();
     this.#version = 0;
+    this.#last = undefined;
   }
 }

@@ -114,7 +114,7 @@ describe.each(STORES)('%s store: sessions across processes', (_kind, spec, { sto
     const session = await reopen(store, id);
     expect(session.status).toBe('idle');
     expect(session.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
-  });
+  }, 120_000);
 
   it('requests an approval in one process, and approves and resumes it in another', async () => {
     const id = `approval-${process.pid}`;
@@ -134,5 +134,5 @@ describe.each(STORES)('%s store: sessions across processes', (_kind, spec, { sto
     expect(JSON.parse(approver.lines.find((l) => l.startsWith('{')) as string)).toEqual({ text: 'deployed (turn 1)' });
     expect(await ledgerLines(ledger)).toEqual(['START d1', 'DONE d1']);
     expect((await reopen(store, id)).status).toBe('idle');
-  });
+  }, 120_000);
 });

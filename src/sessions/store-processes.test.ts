@@ -31,7 +31,7 @@ describe.each(STORES)('%s store across processes', (_kind, spec, open) => {
     expect(leases.filter((l) => l.acquired)).toHaveLength(1);
     const winner = leases.find((l) => l.acquired)?.holder;
     expect(leases.every((l) => l.holder === winner)).toBe(true);
-  });
+  }, 120_000);
 
   it('keeps every acknowledged entry, whole, through SIGKILLs at random points of appending', async () => {
     const id = `killed-${process.pid}`;
@@ -51,5 +51,5 @@ describe.each(STORES)('%s store across processes', (_kind, spec, open) => {
     const { entries } = await store.read(id);
     expect(entries).toHaveLength(acknowledged + 30);
     for (const [n, entry] of entries.entries()) expect(entry === numberedEntry(n), `entry ${n}`).toBe(true);
-  });
+  }, 120_000); // child processes, each starting Node
 });

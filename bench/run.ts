@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderAccuracyMarkdown, runAccuracy } from './accuracy.js';
 import { renderAdversarialMarkdown, runAdversarial } from './adversarial.js';
+import { renderCheckpointsMarkdown, runCheckpoints } from './checkpoints.js';
 import { corpusDir } from './corpus.js';
 import { renderOverheadMarkdown, runOverhead } from './overhead.js';
 import { renderReplayMarkdown, renderReplaySvg, runReplay } from './replay.js';
@@ -41,6 +42,8 @@ async function main(): Promise<void> {
   sections.push(renderOverheadMarkdown(await runOverhead()));
   step('adversarial input');
   sections.push(renderAdversarialMarkdown(runAdversarial()));
+  step('session checkpoints');
+  sections.push(renderCheckpointsMarkdown(await runCheckpoints()));
   if (corpusDir() === undefined) {
     sections.push(
       '## Estimation accuracy and replay\n\nSkipped: the corpus (../shared/corpus or $LOUSHO_CORPUS) was not found.',

@@ -1,5 +1,6 @@
 export type {
   Agent,
+  AgentConfig,
   AgentSessionOptions,
   CompactionConfig,
   CreateAgentOptions,
@@ -26,7 +27,9 @@ export { isCompactionStrategy } from './compaction/types.js';
 export type {
   AgentEvent,
   AgentEventListener,
+  AgentEventMap,
   AgentEventType,
+  BuiltinAgentEvent,
   CompactionDoneEvent,
   CompactionEvent,
   CompactionStartEvent,
@@ -39,7 +42,7 @@ export type {
   RecoverContext,
   RunContext,
 } from './contracts/agent-hook.js';
-export type { AgentResult } from './contracts/agent-result.js';
+export type { AgentResult, PendingApproval } from './contracts/agent-result.js';
 export type { JSONSchema } from './contracts/json-schema.js';
 export type { LLMProvider, ModelSpec } from './contracts/llm-provider.js';
 export type { ModelCall, ReportedModelCall } from './contracts/model-call.js';
@@ -59,12 +62,14 @@ export { DEFAULT_TRUNCATE_MAX_CHARS, TruncatingSummarizer } from './core/summari
 export { DEFAULT_SUMMARY_PROMPT } from './core/summary-prompt.js';
 export type { LoushoErrorCode, LoushoErrorOptions, SerializedLoushoError } from './errors/lousho-error.js';
 export { LoushoError } from './errors/lousho-error.js';
+export { onAgentEvent } from './executor/agent-events.js';
 export type { AgentDefinition, AgentInput, ExecuteParams } from './executor/agent-executor.js';
+export type { RunCheckpoint, ToolApproval } from './executor/approvals.js';
 export { HookRegistry } from './executor/hook-registry.js';
 export type { AgentLimits } from './executor/limits.js';
 export { partialResult } from './executor/result.js';
 export type { AgentStream } from './executor/stream-run.js';
-export type { StandardSchemaV1, Tool, ToolContext } from './executor/tool.js';
+export type { ApprovalCheck, StandardSchemaV1, Tool, ToolContext } from './executor/tool.js';
 export { tool } from './executor/tool.js';
 export { ToolRegistry } from './executor/tool-registry.js';
 export { contentText } from './messages/content.js';
@@ -103,11 +108,21 @@ export { createOpenAICompatible } from './providers/openai-compatible.js';
 export type { ProviderFactory } from './providers/resolve-provider.js';
 export { registerProvider, resolveProvider } from './providers/resolve-provider.js';
 export type { RetryOptions } from './providers/retry.js';
+export { FileSessionStore } from './sessions/file-store.js';
 export type { KVClient } from './sessions/kv-store.js';
 export { KVSessionStore } from './sessions/kv-store.js';
-export type { SessionCompactOptions, SessionCompactResult, SessionTurnOptions } from './sessions/session.js';
+export { DEFAULT_LEASE_MS } from './sessions/lease.js';
+export type { PostgresPool } from './sessions/postgres-store.js';
+export { PostgresSessionStore } from './sessions/postgres-store.js';
+export type { RecordedApproval, SessionCheckpoint } from './sessions/records.js';
 export { Session } from './sessions/session.js';
+export type {
+  SessionCompactOptions,
+  SessionCompactResult,
+  SessionStatus,
+  SessionTurnOptions,
+} from './sessions/session-types.js';
 export type { SqliteDatabase } from './sessions/sqlite-store.js';
 export { SqliteSessionStore } from './sessions/sqlite-store.js';
-export type { SessionStore } from './sessions/store.js';
-export { FileSessionStore, MemorySessionStore } from './sessions/store.js';
+export type { LeaseState, SessionLogRead, SessionStore } from './sessions/store.js';
+export { MemorySessionStore } from './sessions/store.js';

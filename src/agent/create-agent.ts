@@ -1,225 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import { type CompactionHookOptions, createCompactionHook } from '../compaction/compaction-hook.js';
-import { pruneToolResultsStrategy } from '../compaction/prune-tool-results.js';
-import { twoPhaseStrategy } from '../compaction/two-phase.js';
-import type { CompactionStrategy } from '../compaction/types.js';
 import type { AgentEventListener } from '../contracts/agent-event.js';
-import type { AgentHook } from '../contracts/agent-hook.js';
-import type { AgentResult } from '../contracts/agent-result.js';
-import type { JSONSchema } from '../contracts/json-schema.js';
-import type { LLMProvider, ModelSpec } from '../contracts/llm-provider.js';
-import { isSummarizer, type Summarizer } from '../core/summarizer.js';
+import type { LLMProvider } from '../contracts/llm-provider.js';
 import { checkNumber, checkOptions, describe } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
-import { type AgentDefinition, type AgentInput, type ExecuteParams, executeRun } from '../executor/agent-executor.js';
+import { type AgentInput, type ExecuteParams, executeRun } from '../executor/agent-executor.js';
 import { HookRegistry } from '../executor/hook-registry.js';
-import { type AgentLimits, checkLimits } from '../executor/limits.js';
-import { type AgentStream, streamRun } from '../executor/stream-run.js';
+import { checkLimits } from '../executor/limits.js';
+import { streamRun } from '../executor/stream-run.js';
 import type { Tool } from '../executor/tool.js';
 import { ToolRegistry } from '../executor/tool-registry.js';
-import type { Message } from '../messages/types.js';
-import { getModelInfo, splitModelId } from '../models/registry.js';
-import { isLLMProvider, resolveProvider } from '../providers/resolve-provider.js';
+import { resolveProvider } from '../providers/resolve-provider.js';
 import { Session } from '../sessions/session.js';
-import { MemorySessionStore, type SessionStore } from '../sessions/store.js';
-import { checkToolSearch, createToolSearch, type ToolSearchOptions } from './tool-search.js';
+import { MemorySessionStore } from '../sessions/store.js';
+import { checkCreateAgentOptions, checkPriceKnown, checkRunOptions } from './agent-options.js';
+import type { Agent, AgentSessionOptions, CreateAgentOptions, RunOptions } from './agent-types.js';
+import { compactionOptionsFor, hookFor, withSummarizer } from './compaction-option.js';
+import { checkToolSearch, createToolSearch } from './tool-search.js';
 
-/** createAgent({ compaction }) as an object: the hook's options, plus `summarizer`. */
-export interface CompactionConfig extends CompactionHookOptions {
-  /**
-   * The summarizer, typically a cheaper model than the agent's: a "provider/model" spec or an
-   * LLMProvider selects twoPhaseStrategy({ model: summarizer }); a Summarizer (an LLMSummarizer or a
-   * TruncatingSummarizer) selects twoPhaseStrategy({ summarizer }). Cannot be combined with `strategy`.
-   */
-  summarizer?: ModelSpec | Summarizer<Message>;
-}
-
-export interface CreateAgentOptions {
-  /** The model: a "provider/model" spec such as 'openai/gpt-4o', or an LLMProvider. */
-  model?: ModelSpec;
-  /** The model as an LLMProvider (same as passing one as `model`). */
-  provider?: LLMProvider;
-  name?: string;
-  /** The system prompt. */
-  instructions?: string;
-  tools?: Tool<unknown, unknown>[];
-  /** Hooks that run before each model call; they run before the compaction hook. */
-  hooks?: AgentHook[];
-  /** true: compact with the defaults (prune above 90% of the window); an object configures it. */
-  compaction?: boolean | CompactionConfig;
-  /**
-   * Shorthand for `compaction: { summarizer }`: the summarizer of old turns, typically a cheaper
-   * model than the agent's own — a "provider/model" spec, an LLMProvider, an LLMSummarizer or a
-   * TruncatingSummarizer. It turns compaction on (two-phase: prune, then summarize).
-   */
-  summarizer?: ModelSpec | Summarizer<Message>;
-  limits?: AgentLimits;
-  /** Receives every event of every run (send() included). */
-  onEvent?: AgentEventListener;
-  /** Send one search tool instead of the tool definitions when they would take too much of the window. */
-  toolSearch?: boolean | ToolSearchOptions;
-  /** The final answer must be JSON matching this schema. */
-  outputSchema?: JSONSchema;
-  /** maxOutputTokens of each model call. */
-  maxOutputTokens?: number;
-  temperature?: number;
-}
-
-/** Options of one send() or stream(). */
-export interface RunOptions {
-  abortSignal?: AbortSignal;
-  /** Receives this run's events (besides createAgent({ onEvent })). */
-  onEvent?: AgentEventListener;
-}
-
-/** An agent: send() runs it to the end, stream() reports each event as it happens. */
-export interface Agent extends AgentDefinition {
-  /** Runs the agent on `input` and resolves to the result. */
-  send(input: AgentInput, options?: RunOptions): Promise<AgentResult>;
-  /** Runs the agent and yields its events; `.result` resolves to the result. */
-  stream(input: AgentInput, options?: RunOptions): AgentStream;
-  /** The tools, by name. */
-  readonly tools: ToolRegistry;
-  /** The hooks in the order they run (the compaction hook last). */
-  readonly hooks: HookRegistry;
-  /** The model, resolved on first use. */
-  provider(): LLMProvider;
-  /**
-   * A conversation that lasts across turns, saved to a store (in memory by default).
-   * `compaction` takes the same value as createAgent({ compaction }) and replaces the
-   * agent's own for this session.
-   */
-  session(options?: AgentSessionOptions): Session;
-}
-
-/** Options of agent.session(). */
-export interface AgentSessionOptions {
-  /** The session's id in its store; a new random id when absent. */
-  id?: string;
-  /** Where the transcript is saved; a MemorySessionStore when absent. */
-  store?: SessionStore;
-  /** The session's compaction (same value as createAgent({ compaction })); the agent's when absent. */
-  compaction?: boolean | CompactionConfig;
-}
-
-const CREATE_AGENT_KEYS: (keyof CreateAgentOptions)[] = [
-  'model',
-  'provider',
-  'name',
-  'instructions',
-  'tools',
-  'hooks',
-  'compaction',
-  'summarizer',
-  'limits',
-  'onEvent',
-  'toolSearch',
-  'outputSchema',
-  'maxOutputTokens',
-  'temperature',
-];
-
-/** limits.maxCostUsd can only stop a run whose model has a price: refuse it otherwise, saying how to give one. */
-function checkPriceKnown(model: string): void {
-  const info = getModelInfo(model);
-  if (info?.inputPricePerMillion !== undefined && info.outputPricePerMillion !== undefined) return;
-  const { id } = splitModelId(model);
-  throw configError(
-    `createAgent(): limits.maxCostUsd needs the price of "${model}", which the model table does not know, so the run ` +
-      `would never stop on it. Give the price with registerModel({ id: '${id}', provider, contextWindow, ` +
-      'inputPricePerMillion, outputPricePerMillion }), or use limits.maxTokens instead.',
-    { option: 'limits.maxCostUsd' },
-  );
-}
-
-const COMPACTION_KEYS = new Set([
-  'strategy',
-  'thresholdPercent',
-  'contextWindow',
-  'protectedTokens',
-  'reserveOutputTokens',
-  'onCompaction',
-  'summarizer',
-]);
-
-/**
- * What a compaction option (createAgent's, or a session's) stands for: the hook's options
- * with the strategy resolved (a summarizer selects twoPhaseStrategy()), or undefined when it
- * is off. Throws LOUSHO_CONFIG_INVALID on a bad value.
- */
-export function compactionOptionsFor(
-  compaction: unknown,
-): (CompactionHookOptions & { strategy: CompactionStrategy }) | undefined {
-  if (compaction === undefined || compaction === false) return undefined;
-  if (compaction === true) return { strategy: pruneToolResultsStrategy() };
-  if (typeof compaction !== 'object' || compaction === null) {
-    throw configError(
-      'compaction must be true, false or an object such as { thresholdPercent: 0.8, summarizer: "openai/gpt-4o-mini" }.',
-    );
-  }
-  const unknown = Object.keys(compaction).filter((k) => !COMPACTION_KEYS.has(k));
-  if (unknown.length > 0) {
-    throw configError(
-      `compaction has unknown option ${unknown.map((k) => `'${k}'`).join(', ')}; it takes ${[...COMPACTION_KEYS].join(', ')}.`,
-    );
-  }
-  const { summarizer, strategy, ...rest } = compaction as CompactionConfig;
-  if (
-    summarizer !== undefined &&
-    typeof summarizer !== 'string' &&
-    !isSummarizer(summarizer) &&
-    !isLLMProvider(summarizer)
-  ) {
-    throw configError(
-      `summarizer must be a "provider/model" string, an LLMProvider or a Summarizer (new LLMSummarizer({ model }), new TruncatingSummarizer()), got ${describe(summarizer)}.`,
-      { option: 'summarizer' },
-    );
-  }
-  if (summarizer !== undefined && strategy !== undefined) {
-    throw configError(
-      'compaction: summarizer and strategy cannot be combined. Pass strategy: twoPhaseStrategy({ model }) instead of summarizer, or drop strategy.',
-    );
-  }
-  const resolved =
-    strategy ??
-    (summarizer === undefined
-      ? pruneToolResultsStrategy()
-      : isSummarizer(summarizer)
-        ? twoPhaseStrategy({ summarizer })
-        : twoPhaseStrategy({ model: summarizer }));
-  return { ...rest, strategy: resolved };
-}
-
-/** Checks the options of one send() or stream(). */
-function checkRunOptions(run: unknown): asserts run is RunOptions {
-  checkOptions<RunOptions>(run, 'agent.send() / agent.stream()', ['abortSignal', 'onEvent']);
-  const { abortSignal, onEvent } = (run ?? {}) as RunOptions;
-  if (abortSignal !== undefined && !(abortSignal instanceof AbortSignal))
-    throw configError('agent.send(): abortSignal must be an AbortSignal, e.g. new AbortController().signal.', {
-      option: 'abortSignal',
-    });
-  if (onEvent !== undefined && typeof onEvent !== 'function')
-    throw configError('agent.send(): onEvent must be a function (event) => void.', { option: 'onEvent' });
-}
-
-/** The compaction hook a compaction option installs, or undefined for none. */
-function hookFor(options: CompactionHookOptions | undefined): AgentHook | undefined {
-  return options === undefined ? undefined : createCompactionHook(options);
-}
-
-/** Folds the top-level `summarizer` shorthand into the compaction option. */
-function withSummarizer(compaction: CreateAgentOptions['compaction'], summarizer: CreateAgentOptions['summarizer']) {
-  if (summarizer === undefined) return compaction;
-  if (compaction === false)
-    throw configError('createAgent(): summarizer turns compaction on; remove it, or remove compaction: false.');
-  const base = typeof compaction === 'object' && compaction !== null ? compaction : {};
-  if (base.summarizer !== undefined || base.strategy !== undefined) {
-    throw configError(
-      'createAgent(): pass the summarizer once, either as summarizer or inside compaction (not with compaction.strategy).',
-    );
-  }
-  return { ...base, summarizer };
-}
+export type {
+  Agent,
+  AgentConfig,
+  AgentSessionOptions,
+  CompactionConfig,
+  CreateAgentOptions,
+  RunOptions,
+} from './agent-types.js';
 
 /**
  * Creates an agent.
@@ -229,36 +34,7 @@ function withSummarizer(compaction: CreateAgentOptions['compaction'], summarizer
  * const { text, usage } = await agent.send('Audit the repository.');
  */
 export function createAgent(options: CreateAgentOptions): Agent {
-  if (typeof options !== 'object' || options === null)
-    throw configError('createAgent() takes an options object such as { model: "openai/gpt-4o" }.');
-  checkOptions<CreateAgentOptions>(options, 'createAgent()', CREATE_AGENT_KEYS);
-  if (options.model !== undefined && options.provider !== undefined) {
-    throw configError('createAgent(): pass either model or provider, not both.');
-  }
-  const spec = options.model ?? options.provider;
-  if (spec === undefined || (typeof spec !== 'string' && !isLLMProvider(spec))) {
-    throw configError(
-      'createAgent() needs a model: a "provider/model" string such as "openai/gpt-4o", or an LLMProvider (provider).',
-    );
-  }
-  if (options.hooks !== undefined && !Array.isArray(options.hooks))
-    throw configError('createAgent(): hooks must be an array of AgentHook.');
-  if (options.tools !== undefined && !Array.isArray(options.tools))
-    throw configError('createAgent(): tools must be an array of tools.');
-  if (options.onEvent !== undefined && typeof options.onEvent !== 'function')
-    throw configError('createAgent(): onEvent must be a function.');
-  for (const key of ['name', 'instructions'] as const) {
-    if (options[key] !== undefined && typeof options[key] !== 'string')
-      throw configError(`createAgent(): ${key} must be a string, got ${describe(options[key])}.`, { option: key });
-  }
-  checkNumber(options.maxOutputTokens, 'maxOutputTokens', 'createAgent()', {
-    min: 0,
-    exclusiveMin: true,
-    integer: true,
-  });
-  checkNumber(options.temperature, 'temperature', 'createAgent()', { min: 0 });
-  if (options.outputSchema !== undefined && (typeof options.outputSchema !== 'object' || options.outputSchema === null))
-    throw configError('createAgent(): outputSchema must be a JSON Schema object.', { option: 'outputSchema' });
+  const spec = checkCreateAgentOptions(options);
   const limits = checkLimits(options.limits);
   if (limits.maxCostUsd !== undefined) checkPriceKnown(typeof spec === 'string' ? spec : spec.modelId);
   const tools = new ToolRegistry(options.tools ?? []);
@@ -274,8 +50,11 @@ export function createAgent(options: CreateAgentOptions): Agent {
     return provider;
   };
 
-  const params = (input: AgentInput, run: RunOptions = {}, runHooks: HookRegistry = hooks): ExecuteParams => {
-    checkRunOptions(run);
+  const params = (
+    input: AgentInput,
+    run: RunOptions & Pick<ExecuteParams, 'onCheckpoint'> = {},
+    runHooks: HookRegistry = hooks,
+  ): ExecuteParams => {
     const listeners = [options.onEvent, run.onEvent].filter((l): l is AgentEventListener => l !== undefined);
     let registry = tools;
     let selectTools: ExecuteParams['selectTools'];
@@ -292,6 +71,8 @@ export function createAgent(options: CreateAgentOptions): Agent {
       hooks: runHooks,
       ...(listeners.length === 0 ? {} : { onEvent: listeners }),
       ...(run.abortSignal === undefined ? {} : { abortSignal: run.abortSignal }),
+      ...(run.approvals === undefined ? {} : { approvals: run.approvals }),
+      ...(run.onCheckpoint === undefined ? {} : { onCheckpoint: run.onCheckpoint }),
       ...(selectTools === undefined ? {} : { selectTools }),
     };
   };
@@ -306,24 +87,21 @@ export function createAgent(options: CreateAgentOptions): Agent {
     tools,
     hooks,
     provider: getProvider,
-    send: async (input, run) => executeRun(params(input, run), undefined),
-    stream: (input, run) => streamRun(async (emit) => executeRun(params(input, run), emit)),
+    send: async (input, run) => {
+      checkRunOptions(run);
+      return executeRun(params(input, run), undefined);
+    },
+    stream: (input, run) => {
+      checkRunOptions(run);
+      return streamRun(async (emit) => executeRun(params(input, run), emit));
+    },
     session(sessionOptions = {}) {
-      checkOptions<AgentSessionOptions>(sessionOptions, 'agent.session()', ['id', 'store', 'compaction']);
+      checkOptions<AgentSessionOptions>(sessionOptions, 'agent.session()', ['id', 'store', 'compaction', 'leaseMs']);
       const id = sessionOptions.id;
       if (id !== undefined && (typeof id !== 'string' || id.trim() === '')) {
         throw configError(`agent.session(): id must be a non-empty string, got ${describe(id)}.`, { option: 'id' });
       }
-      const store = sessionOptions.store as unknown;
-      if (
-        store !== undefined &&
-        (typeof store !== 'object' || store === null || typeof (store as { load?: unknown }).load !== 'function')
-      ) {
-        throw configError(
-          'agent.session(): store must be a session store such as new FileSessionStore({ dir }) or new MemorySessionStore().',
-          { option: 'store' },
-        );
-      }
+      checkNumber(sessionOptions.leaseMs, 'leaseMs', 'agent.session()', { min: 1 });
       const own = sessionOptions.compaction === undefined ? undefined : compactionOptionsFor(sessionOptions.compaction);
       let sessionHooks = hooks;
       if (sessionOptions.compaction !== undefined) {
@@ -334,10 +112,13 @@ export function createAgent(options: CreateAgentOptions): Agent {
       return new Session({
         id: sessionOptions.id ?? randomUUID(),
         store: sessionOptions.store ?? new MemorySessionStore(),
+        ...(sessionOptions.leaseMs === undefined ? {} : { leaseMs: sessionOptions.leaseMs }),
         runner: {
           run: (messages, turn, emit) => executeRun(params(messages, turn, sessionHooks), emit),
           provider: getProvider,
           compaction: sessionOptions.compaction === undefined ? agentCompaction : own,
+          instructions: options.instructions,
+          tool: (name) => tools.get(name),
         },
       });
     },

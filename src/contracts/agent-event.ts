@@ -42,8 +42,30 @@ export type CompactionEvent = CompactionStartEvent | CompactionDoneEvent;
 /**
  * Every event a run reports, a discriminated union on `type`. The rule for names: a
  * noun, a dot and a phase, with lifecycles as `start` / `delta` / `done` (and `error`).
+ * Events of your own hooks join it through {@link AgentEventMap}.
  */
-export type AgentEvent =
+export type AgentEvent = BuiltinAgentEvent | AgentEventMap[keyof AgentEventMap];
+
+/**
+ * The events hooks of your own report with `ctx.emit()`, by type. Declare them by merging
+ * into this interface; `ctx.emit()` then takes them and every listener receives them, typed:
+ *
+ * @example
+ * declare module '@lousho/build-ai-agent' {
+ *   interface AgentEventMap {
+ *     'audit.logged': { type: 'audit.logged'; runId: string; entries: number };
+ *   }
+ * }
+ * const audit: AgentHook = {
+ *   name: 'audit',
+ *   preGenerate: (ctx) => ctx.emit?.({ type: 'audit.logged', runId: ctx.run.runId, entries: ctx.request.messages.length }),
+ * };
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: an interface, so users can merge their events into it
+export interface AgentEventMap {}
+
+/** The events the library itself reports. */
+export type BuiltinAgentEvent =
   | { type: 'run.start'; runId: string }
   | { type: 'step.start'; runId: string; step: number }
   | { type: 'text.delta'; runId: string; step: number; text: string }
@@ -66,6 +88,15 @@ export type AgentEvent =
       usage: Usage;
       text: string;
       toolCalls: ToolCall[];
+    }
+  | {
+      /** The run stopped before this call until it is approved or rejected (see Tool.needsApproval). */
+      type: 'approval.requested';
+      runId: string;
+      step: number;
+      toolCallId: string;
+      toolName: string;
+      arguments: unknown;
     }
   | CompactionStartEvent
   | CompactionDoneEvent

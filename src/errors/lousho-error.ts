@@ -32,9 +32,30 @@ export type LoushoErrorCode =
   | 'LOUSHO_ABORTED'
   /** An optional package a feature needs is not installed (openai, @anthropic-ai/sdk). The message names it. */
   | 'LOUSHO_DEPENDENCY_MISSING'
-  /** A session was asked to do something while one of its turns is running. */
+  /**
+   * A session was asked to do something while one of its turns is running, in this process or
+   * in another one that holds the session's lease (see `DEFAULT_LEASE_MS`).
+   */
   | 'LOUSHO_SESSION_BUSY'
-  /** What a session store holds is not a transcript this library wrote; it was left as it is. */
+  /**
+   * A session has a turn that a crash left unfinished: call `session.resume()` to continue it or
+   * `session.cancelPending()` to drop it before sending, streaming or compacting.
+   */
+  | 'LOUSHO_SESSION_TURN_PENDING'
+  /**
+   * A session's turn stopped before tool calls that need approval: decide each with
+   * `session.approve(id)` / `session.reject(id)`, then `session.resume()`.
+   */
+  | 'LOUSHO_SESSION_AWAITING_APPROVAL'
+  /** `session.resume()` was called on a session with no unfinished turn; `send()` starts a new one. */
+  | 'LOUSHO_SESSION_IDLE'
+  /**
+   * Someone else wrote to the session since this process read it (its lease expired and
+   * another process took the session over, or the session was cleared). Nothing was written;
+   * reopen the session to see its current state.
+   */
+  | 'LOUSHO_SESSION_CONFLICT'
+  /** What a session store holds is not what this library wrote (or not where it belongs); it was left as it is. */
   | 'LOUSHO_STORE_INVALID'
   /** A compaction strategy (or the summarizer it called) threw or gave nothing usable; the run went on without it. */
   | 'LOUSHO_STRATEGY_FAILED'
@@ -42,6 +63,10 @@ export type LoushoErrorCode =
   | 'LOUSHO_STRATEGY_RESULT_INVALID'
   /** A summary left the request above the threshold or made it larger; the pruned conversation was kept. */
   | 'LOUSHO_SUMMARY_REJECTED'
+  /** A session store could not be read or written (permissions, a folder it cannot create, a lost connection). */
+  | 'LOUSHO_STORE_FAILED'
+  /** A session id a store cannot keep (empty, or too long for the file system). */
+  | 'LOUSHO_STORE_ID_INVALID'
   /** A hook threw; the run ended. The hook's error is the cause. */
   | 'LOUSHO_HOOK_FAILED'
   /** A scripted model (testing) was called more often than its script allows, or left steps unused. */

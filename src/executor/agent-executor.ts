@@ -9,14 +9,16 @@ import type { AssistantMessage, Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
 import { isLLMProvider } from '../providers/resolve-provider.js';
 import { endRunSpan, startRunSpan } from '../telemetry/tracing.js';
+import { processListeners } from './agent-events.js';
+import type { RunCheckpoint, ToolApproval } from './approvals.js';
 import { HookRegistry } from './hook-registry.js';
 import { type AgentLimits, checkLimits, reachedLimit } from './limits.js';
 import { callWithRecovery } from './recover-call.js';
-import { resultOf, withPartial } from './run-outcome.js';
+import { pausedResult, resultOf, withPartial } from './run-outcome.js';
 import { RunState } from './run-state.js';
-import { runToolCalls } from './run-tools.js';
 import { type AgentStream, streamRun } from './stream-run.js';
 import { ToolRegistry } from './tool-registry.js';
+import { runToolStep } from './tool-step.js';
 
 /** What the executor needs of an agent: its instructions and settings (an Agent from createAgent() fits). */
 export interface AgentDefinition {
@@ -48,6 +50,10 @@ export interface ExecuteParams {
   /** Receives every event of the run. */
   onEvent?: AgentEventListener | AgentEventListener[];
   abortSignal?: AbortSignal;
+  /** Decisions on calls a run stopped before (result.pendingApprovals), by toolCallId; see AgentResult.status. */
+  approvals?: Readonly<Record<string, ToolApproval>>;
+  /** Awaited at each point where the run's state can be saved (a session checkpoints there). */
+  onCheckpoint?: (point: RunCheckpoint) => Promise<void>;
   /**
    * Picks the tool definitions sent at each step (tool search); all of the registry's by default.
    * @internal
@@ -62,7 +68,7 @@ function initialMessages(agent: AgentDefinition, input: AgentInput): Message[] {
   if (typeof input === 'string') {
     messages.push({ role: 'user', content: input });
   } else if (Array.isArray(input)) {
-    validateMessages(input);
+    validateMessages(input, { pendingCalls: true }); // a paused run continues with its last calls still to run
     const hasSystem = input.some((m) => m.role === 'system');
     return hasSystem ? [...input] : [...messages, ...input];
   } else {
@@ -124,7 +130,7 @@ export async function executeRun(
   const hooks = params.hooks ?? new HookRegistry();
   const listeners =
     params.onEvent === undefined ? [] : Array.isArray(params.onEvent) ? params.onEvent : [params.onEvent];
-  const emit = listenerEmit(extraEmit === undefined ? listeners : [...listeners, extraEmit]);
+  const emit = listenerEmit([...listeners, ...(extraEmit === undefined ? [] : [extraEmit]), ...processListeners()]);
   const state = new RunState({
     messages: initialMessages(params.agent, params.input),
     provider: params.provider,
@@ -135,7 +141,23 @@ export async function executeRun(
   const runSpan = startRunSpan(params.agent.name);
   state.traceContext = runSpan.context;
   emit?.({ type: 'run.start', runId });
+  const finish = (result: AgentResult) => {
+    endRunSpan(runSpan.span, { usage: state.usage });
+    emit?.({ type: 'run.done', runId, result });
+    return result;
+  };
+  const toolStep = () =>
+    runToolStep(state, {
+      tools,
+      step: state.step,
+      emit,
+      abortSignal: params.abortSignal,
+      approvals: params.approvals,
+      onCheckpoint: params.onCheckpoint,
+    });
   try {
+    const resumed = await toolStep(); // a transcript that ends in a step with calls still to run
+    if (resumed.length > 0) return finish(pausedResult(state, resumed));
     for (;;) {
       if (isAborted(params.abortSignal)) throw abortedError('The run was aborted through its AbortSignal.');
       checkBudget(state, limits);
@@ -184,20 +206,10 @@ export async function executeRun(
         text: response.text,
         toolCalls: response.toolCalls,
       });
-      if (response.toolCalls.length === 0) {
-        const result = resultOf(state, response.finishReason);
-        endRunSpan(runSpan.span, { usage: state.usage });
-        emit?.({ type: 'run.done', runId, result });
-        return result;
-      }
-      const results = await runToolCalls(response.toolCalls, tools, {
-        abortSignal: params.abortSignal,
-        emit,
-        runId,
-        step,
-        trace: state.traceContext,
-      });
-      state.messages.push(...results);
+      await params.onCheckpoint?.({ kind: 'reply', step, messages: state.messages });
+      if (response.toolCalls.length === 0) return finish(resultOf(state, response.finishReason));
+      const awaiting = await toolStep();
+      if (awaiting.length > 0) return finish(pausedResult(state, awaiting));
     }
   } catch (error) {
     const failure = withPartial(error, state);

@@ -1,4 +1,4 @@
-import type { AgentResult } from '../contracts/agent-result.js';
+import type { AgentResult, PendingApproval } from '../contracts/agent-result.js';
 import type { ModelResponse } from '../contracts/model-response.js';
 import { abortedError, LoushoError, toError } from '../errors/lousho-error.js';
 import { contentText } from '../messages/content.js';
@@ -15,7 +15,20 @@ export function resultOf(run: RunState, finishReason: ModelResponse['finishReaso
       break;
     }
   }
-  return { runId: run.runId, text, messages: run.messages, usage: run.usage, steps: run.completedSteps, finishReason };
+  return {
+    runId: run.runId,
+    text,
+    messages: run.messages,
+    usage: run.usage,
+    steps: run.completedSteps,
+    finishReason,
+    status: 'done',
+  };
+}
+
+/** The result of a run that stopped before tool calls whose tool needs approval. */
+export function pausedResult(run: RunState, pendingApprovals: PendingApproval[]): AgentResult {
+  return { ...resultOf(run, 'tool-calls'), status: 'awaiting_approval', pendingApprovals };
 }
 
 /** Gives an error the run's partial result (and a stable code), keeping the original as cause. */

@@ -67,6 +67,8 @@ export async function runToolCalls(
     step: number;
     /** The run's trace context, parent of the tool spans. */
     trace?: Context | undefined;
+    /** Awaited with each result as soon as its call finishes (a session saves it there). */
+    onResult?: ((message: ToolMessage) => Promise<void>) | undefined;
   },
 ): Promise<ToolMessage[]> {
   const { emit, runId, step } = options;
@@ -77,6 +79,7 @@ export async function runToolCalls(
       emit?.({ type: 'tool.done', runId, step, toolCallId: call.id, toolName: call.name, result: text, isError });
       const message: ToolMessage = { role: 'tool', toolCallId: call.id, toolName: call.name, content: text };
       if (isError) message.isError = true;
+      await options.onResult?.(message);
       return message;
     }),
   );

@@ -39,13 +39,42 @@ export interface ToolContext {
  * Schema validator such as zod 4, or a plain JSON Schema) and the function that runs it.
  * What execute() returns is sent to the model as text (strings as they are, anything
  * else as JSON); what it throws becomes an error result the model can read.
+ * `needsApproval` makes a run stop before a call until it is approved; `idempotent` lets a
+ * resumed session run a call again that a crash interrupted.
  */
 export interface Tool<Args = unknown, Result = unknown> {
   name: string;
   description?: string;
   parameters: StandardSchemaV1<unknown, Args> | JSONSchema;
   execute(args: Args, context: ToolContext): Result | Promise<Result>;
+  /**
+   * Ask before running: true for every call, or a function of the (valid) arguments. A run that
+   * reaches such a call stops before it with `status: 'awaiting_approval'` (see ToolApproval).
+   */
+  needsApproval?: boolean | ApprovalCheck<Args>;
+  /**
+   * Running the same call twice does no harm. A session that crashed while the call was
+   * running runs it again on resume() only when this is true; otherwise the model gets an
+   * error result saying the call was interrupted.
+   */
+  idempotent?: boolean;
 }
+
+/** The options every tool() form takes besides its schema and execute(). */
+interface ToolExtras<Args> {
+  name: string;
+  description?: string;
+  needsApproval?: boolean | ApprovalCheck<Args>;
+  idempotent?: boolean;
+}
+
+/**
+ * Decides from a call's arguments whether it needs approval. (Declared through a method so a
+ * tool of any argument type fits where a Tool<unknown> is expected, as execute() does.)
+ */
+export type ApprovalCheck<Args> = {
+  check(args: Args, context: ToolContext): boolean | Promise<boolean>;
+}['check'];
 
 type OutputOf<S> = S extends StandardSchemaV1<unknown, infer O> ? O : never;
 
@@ -61,18 +90,18 @@ type OutputOf<S> = S extends StandardSchemaV1<unknown, infer O> ? O : never;
  *   execute: async ({ path }) => readFile(path, 'utf8'),
  * });
  */
-export function tool<S extends StandardSchemaV1, R>(definition: {
-  name: string;
-  description?: string;
-  parameters: S;
-  execute(args: OutputOf<S>, context: ToolContext): R | Promise<R>;
-}): Tool<OutputOf<S>, R>;
-export function tool<R>(definition: {
-  name: string;
-  description?: string;
-  parameters: JSONSchema;
-  execute(args: Record<string, unknown>, context: ToolContext): R | Promise<R>;
-}): Tool<Record<string, unknown>, R>;
+export function tool<S extends StandardSchemaV1, R>(
+  definition: ToolExtras<OutputOf<S>> & {
+    parameters: S;
+    execute(args: OutputOf<S>, context: ToolContext): R | Promise<R>;
+  },
+): Tool<OutputOf<S>, R>;
+export function tool<R>(
+  definition: ToolExtras<Record<string, unknown>> & {
+    parameters: JSONSchema;
+    execute(args: Record<string, unknown>, context: ToolContext): R | Promise<R>;
+  },
+): Tool<Record<string, unknown>, R>;
 export function tool(definition: Tool<unknown, unknown>): Tool<unknown, unknown> {
   checkToolDefinition(definition);
   return definition;

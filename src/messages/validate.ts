@@ -168,16 +168,24 @@ export function findPairingProblem(
 }
 
 /**
+ * Validates the shape of every message of a list (see {@link validateMessage}), not how
+ * calls and results pair: for a part of a transcript, such as the messages one step added.
+ */
+export function validateMessageShapes(value: unknown): asserts value is Message[] {
+  if (!Array.isArray(value)) {
+    throw new LoushoError('LOUSHO_MESSAGE_INVALID', 'messages must be an array of Message objects.');
+  }
+  for (let i = 0; i < value.length; i++) validateMessage(value[i], i);
+}
+
+/**
  * Validates a transcript where it enters the library: every message's shape (see
  * {@link validateMessage}) and every tool call with exactly one result after it. Throws
  * LOUSHO_MESSAGE_INVALID naming the index and how to fix it; nothing reaches a provider
  * that would answer with an opaque 400.
  */
 export function validateMessages(value: unknown, options: ValidateMessagesOptions = {}): asserts value is Message[] {
-  if (!Array.isArray(value)) {
-    throw new LoushoError('LOUSHO_MESSAGE_INVALID', 'messages must be an array of Message objects.');
-  }
-  for (let i = 0; i < value.length; i++) validateMessage(value[i], i);
+  validateMessageShapes(value);
   const found = pairingProblem(value, options);
   if (found !== undefined) {
     throw new LoushoError('LOUSHO_MESSAGE_INVALID', `messages[${found.index}] ${found.problem}: ${found.fix}`, {

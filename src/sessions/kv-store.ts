@@ -1,22 +1,48 @@
 import { configError } from '../errors/lousho-error.js';
-import type { Message } from '../messages/types.js';
-import { parseSession, serializeSession } from './serialize.js';
-import { invalidStore, type SessionStore } from './store.js';
+import type { LeaseState, SessionLogRead, SessionStore } from './store.js';
+import { checkId, conflict, guarded, NotWrittenHere } from './store-errors.js';
 
 /**
- * A key-value client with string values: ioredis and node-redis clients fit as they are;
- * wrap others (Cloudflare KV's put/delete, Upstash, ...) in three functions.
+ * A Redis client that runs Lua scripts, in ioredis's form `eval(script, numKeys, ...keysAndArgs)`.
+ * An ioredis client fits as it is; wrap a node-redis client as
+ * `{ eval: (script, n, ...a) => client.eval(script, { keys: a.slice(0, n).map(String), arguments: a.slice(n).map(String) }) }`.
+ * Every read and write of the store is one script, so each is atomic on the server.
  */
 export interface KVClient {
-  get(key: string): Promise<string | null | undefined>;
-  set(key: string, value: string): Promise<unknown>;
-  del(key: string): Promise<unknown>;
+  eval(script: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
+}
+
+/** Fails the script unless KEYS[1] is a list or absent (another program's key is left alone). */
+const LIST_ONLY =
+  "local kind = redis.call('TYPE', KEYS[1]).ok if kind ~= 'list' and kind ~= 'none' then return redis.error_reply('LOUSHO_NOT_OURS ' .. kind) end ";
+
+const READ = `${LIST_ONLY}return redis.call('LRANGE', KEYS[1], 0, -1)`;
+const APPEND = `${LIST_ONLY}local n = redis.call('LLEN', KEYS[1]) if n ~= tonumber(ARGV[1]) then return {0, n} end return {1, redis.call('RPUSH', KEYS[1], ARGV[2])}`;
+const DELETE = `${LIST_ONLY}return redis.call('DEL', KEYS[1])`;
+const ACQUIRE = `local cur = redis.call('GET', KEYS[1])
+if cur == false or cur == ARGV[1] or (ARGV[3] ~= '' and cur == ARGV[3]) then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return {1, ARGV[1], tonumber(ARGV[2])}
+end
+return {0, cur, redis.call('PTTL', KEYS[1])}`;
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+/** Redis's answer to a key of another type, or our script's; typed as LOUSHO_STORE_INVALID. */
+function notOurs(error: unknown): unknown {
+  const message = (error as Error)?.message ?? '';
+  if (/LOUSHO_NOT_OURS|WRONGTYPE/.test(message)) {
+    return new NotWrittenHere(
+      `its key holds a value of another type (${message.replace(/^.*?(LOUSHO_NOT_OURS )?/, '')})`,
+    );
+  }
+  return error;
 }
 
 /**
- * Keeps each transcript under one key of a key-value store such as Redis
- * (`<prefix><id>`, prefix 'lousho:session:' by default). A value that is not a transcript
- * this library wrote is reported with LOUSHO_STORE_INVALID and left as it is.
+ * Keeps each session in Redis: its log as a list (`<prefix>log:<id>`, one element per save,
+ * appended by a script that checks the list's length, which is the version) and its lease as
+ * a key set with `SET NX PX` semantics (`<prefix>lease:<id>`, holding the holder's id, deleted
+ * only by its holder). The prefix is 'lousho:session:' by default. A key of another type is
+ * reported with LOUSHO_STORE_INVALID and left as it is.
  *
  * @example
  * new KVSessionStore({ client: new Redis(process.env.REDIS_URL) });
@@ -24,33 +50,64 @@ export interface KVClient {
 export class KVSessionStore implements SessionStore {
   readonly #client: KVClient;
   readonly prefix: string;
+  readonly description: string;
 
   constructor(options: { client: KVClient; prefix?: string }) {
     const client = options?.client;
-    if (typeof client?.get !== 'function' || typeof client.set !== 'function' || typeof client.del !== 'function') {
+    if (typeof client?.eval !== 'function') {
       throw configError(
-        'KVSessionStore needs a client with get(key), set(key, value) and del(key), such as an ioredis or node-redis client.',
+        'KVSessionStore needs a Redis client with eval(script, numKeys, ...args), such as an ioredis client ' +
+          '(wrap a node-redis client as the KVClient documentation shows).',
       );
     }
     this.#client = client;
     this.prefix = options.prefix ?? 'lousho:session:';
+    this.description = `KVSessionStore(${this.prefix})`;
   }
 
-  async load(id: string): Promise<Message[] | undefined> {
-    const text = await this.#client.get(this.prefix + id);
-    if (text === null || text === undefined) return undefined;
-    try {
-      return parseSession(text);
-    } catch (cause) {
-      throw invalidStore(`The value of key '${this.prefix}${id}'`, id, cause);
-    }
+  #run(id: string, action: string, script: string, key: string, ...args: (string | number)[]): Promise<unknown> {
+    checkId(this, id);
+    return guarded(this, id, action, () =>
+      this.#client.eval(script, 1, key, ...args).catch((error: unknown) => {
+        throw notOurs(error);
+      }),
+    );
   }
 
-  async save(id: string, messages: readonly Message[]): Promise<void> {
-    await this.#client.set(this.prefix + id, serializeSession(messages));
+  async read(id: string): Promise<SessionLogRead> {
+    const entries = (await this.#run(id, 'read', READ, `${this.prefix}log:${id}`)) as unknown[];
+    return { entries: entries.map(String), version: entries.length };
+  }
+
+  async append(id: string, entry: string, expectedVersion: number): Promise<number> {
+    const [ok, length] = (await this.#run(id, 'write', APPEND, `${this.prefix}log:${id}`, expectedVersion, entry)) as [
+      number,
+      number,
+    ];
+    if (ok !== 1) throw conflict(this, id, expectedVersion, length);
+    return length;
   }
 
   async delete(id: string): Promise<void> {
-    await this.#client.del(this.prefix + id);
+    await this.#run(id, 'delete', DELETE, `${this.prefix}log:${id}`);
+  }
+
+  async acquire(id: string, holder: string, ttlMs: number, takeOver?: string): Promise<LeaseState> {
+    const key = `${this.prefix}lease:${id}`;
+    const ttl = Math.max(1, Math.ceil(ttlMs));
+    const [ok, current, pttl] = (await this.#run(id, 'lease', ACQUIRE, key, holder, ttl, takeOver ?? '')) as [
+      number,
+      string,
+      number,
+    ];
+    return { acquired: ok === 1, holder: String(current), expiresAt: Date.now() + Math.max(0, Number(pttl)) };
+  }
+
+  async renew(id: string, holder: string, ttlMs: number): Promise<boolean> {
+    return (await this.acquire(id, holder, ttlMs)).acquired;
+  }
+
+  async release(id: string, holder: string): Promise<void> {
+    await this.#run(id, 'lease', RELEASE, `${this.prefix}lease:${id}`, holder);
   }
 }

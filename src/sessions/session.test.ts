@@ -7,7 +7,7 @@ import { twoPhaseStrategy } from '../compaction/two-phase.js';
 import type { AgentEvent } from '../contracts/agent-event.js';
 import { rejection } from '../test-support/errors.js';
 import { mockModel } from '../testing/mock-model.js';
-import { FileSessionStore } from './store.js';
+import { FileSessionStore } from './file-store.js';
 
 const read = {
   name: 'read_file',
@@ -113,7 +113,7 @@ describe('agent.session()', () => {
     await session.send('hello');
     await session.clear();
     expect(session.messages).toHaveLength(0);
-    expect(await store.load('c')).toBeUndefined();
+    expect(await store.read('c')).toEqual({ entries: [], version: 0 });
     expect(events.at(-1)).toEqual({ type: 'context.cleared', sessionId: 'c' });
     off();
     await session.clear();

@@ -1,81 +1,72 @@
 import { compactOnce } from '../compaction/compact-messages.js';
 import { PRUNE_STRATEGY_NAME } from '../compaction/prune-tool-results.js';
 import { compactionDoneEvent, compactionStartEvent } from '../compaction/run-compaction.js';
-import type { CompactionStrategy } from '../compaction/types.js';
 import type { AgentEvent, AgentEventListener } from '../contracts/agent-event.js';
-import type { AgentResult } from '../contracts/agent-result.js';
-import type { LLMProvider } from '../contracts/llm-provider.js';
+import type { AgentResult, PendingApproval } from '../contracts/agent-result.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
 import { type AgentStream, streamRun } from '../executor/stream-run.js';
 import type { Message } from '../messages/types.js';
+import { DEFAULT_LEASE_MS } from './lease.js';
+import type { SessionCheckpoint } from './records.js';
+import { decisionRecord, planResume, unfinishedTurn } from './resume-turn.js';
+import { answeredTurn, runTurn, startRecords } from './run-turn.js';
+import { SessionLog } from './session-log.js';
+import type {
+  SessionCompactOptions,
+  SessionCompactResult,
+  SessionRunner,
+  SessionStatus,
+  SessionTurnOptions,
+} from './session-types.js';
 import type { SessionStore } from './store.js';
 
-/** Options of one session turn. */
-export interface SessionTurnOptions {
-  abortSignal?: AbortSignal;
-  onEvent?: AgentEventListener;
-}
-
-/** What session.compact() takes; every field falls back to the session's compaction settings. */
-export interface SessionCompactOptions {
-  strategy?: CompactionStrategy;
-  protectedTokens?: number;
-  thresholdPercent?: number;
-  contextWindow?: number;
-}
-
-/** What session.compact() resolves to. */
-export interface SessionCompactResult {
-  messagesBefore: number;
-  messagesAfter: number;
-  tokensBefore: number;
-  tokensAfter: number;
-  strategy: string;
-  error?: Error;
-}
-
-/** What a Session needs from its agent. @internal */
-export interface SessionRunner {
-  /** Runs one turn on `messages` (the transcript with the new input at its end). */
-  run(
-    messages: Message[],
-    options: SessionTurnOptions,
-    emit: ((event: AgentEvent) => void) | undefined,
-  ): Promise<AgentResult>;
-  /** The agent's model, for estimates and the window (a local server's loaded window included). */
-  provider(): LLMProvider;
-  /** The compaction settings of the session (its own, else the agent's); undefined when compaction is off. */
-  compaction: (SessionCompactOptions & { strategy: CompactionStrategy }) | undefined;
-}
-
 /**
- * A conversation that lasts across turns: each send() continues the transcript, which is
- * saved to the session's store after every turn. Compaction runs inside each turn as the
- * agent's does; compact() compacts the saved transcript now, and clear() empties it.
+ * A conversation that lasts across turns, kept in a store as a log of checkpoints: each turn
+ * saves after every step (the model's reply, each tool result, the step's end), so a process
+ * that dies loses at most the step in flight, and another process can resume() the turn. A turn
+ * holds the session's lease in its store, so one process at a time writes it. Compaction runs
+ * inside each turn as the agent's does; compact() compacts the saved transcript now, and clear()
+ * deletes everything.
  *
  * @example
- * const session = agent.session();
- * await session.send('hello');
- * await session.compact({ protectedTokens: 2_000 });
+ * const session = agent.session({ id: 'ticket-42', store: new FileSessionStore({ dir: './sessions' }) });
+ * const result = await session.send('Deploy the fix.');
+ * if (result.status === 'awaiting_approval') {
+ *   await session.approve(result.pendingApprovals![0]!.toolCallId);
+ *   await session.resume();
+ * }
  */
 export class Session {
   readonly id: string;
-  readonly #store: SessionStore;
+  readonly #log: SessionLog;
   readonly #runner: SessionRunner;
+  readonly #leaseMs: number;
   readonly #listeners = new Set<AgentEventListener>();
-  #messages: Message[] = [];
-  #loaded: Promise<void> | undefined;
   #busy = false;
+  #running = false;
 
-  constructor(options: { id: string; store: SessionStore; runner: SessionRunner }) {
+  constructor(options: { id: string; store: SessionStore; runner: SessionRunner; leaseMs?: number }) {
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    if (!Number.isFinite(leaseMs) || leaseMs < 30) throw configError('leaseMs must be a number of ms, at least 30.');
     this.id = options.id;
-    this.#store = options.store;
     this.#runner = options.runner;
+    this.#leaseMs = leaseMs;
+    this.#log = new SessionLog(options.store, options.id, () => options.runner.provider().modelId);
   }
 
-  /** The transcript as of the last finished turn (a copy of the array). */
+  /** The transcript as saved (a copy), with the results an unfinished step already has. */
   get messages(): readonly Message[] {
-    return this.#messages;
+    return [...this.#log.state.messages, ...this.#log.state.openResults()];
+  }
+
+  /** What the session is doing (as of the last load() or operation of this object). */
+  get status(): SessionStatus {
+    return this.#running ? 'running' : this.#log.state.status;
+  }
+
+  /** The calls its turn waits on that have no decision yet. */
+  get pendingApprovals(): PendingApproval[] {
+    return this.#log.state.undecided().map((a) => ({ ...a }));
   }
 
   /** Adds a listener for every event of the session (its turns, compact() and clear()); returns a function that removes it. */
@@ -85,18 +76,9 @@ export class Session {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Loads what the store holds; called before the first turn, compact() or clear(). */
-  load(): Promise<void> {
-    this.#loaded ??= this.#store.load(this.id).then(
-      (saved) => {
-        this.#messages = saved ?? [];
-      },
-      (error: unknown) => {
-        this.#loaded = undefined;
-        throw error;
-      },
-    );
-    return this.#loaded;
+  /** Reads what the store holds now (every operation does this itself, under the lease). */
+  async load(): Promise<void> {
+    if (!this.#busy) await this.#log.read();
   }
 
   #emit(event: AgentEvent): void {
@@ -109,42 +91,49 @@ export class Session {
     }
   }
 
-  #claim(what: string): void {
+  /** Runs `body` as this process's only operation on the session, holding its lease, on the state the store holds. */
+  async #exclusive<T>(what: string, running: boolean, body: () => Promise<T>): Promise<T> {
     if (this.#busy) {
       throw new LoushoError(
         'LOUSHO_SESSION_BUSY',
-        `Session '${this.id}' cannot ${what} while one of its turns is running; wait for the turn to finish.`,
+        `Session '${this.id}' cannot ${what} while one of its turns (or another of its operations) is running; wait for it to finish.`,
+        { details: { id: this.id } },
       );
     }
     this.#busy = true;
-  }
-
-  async #turn(
-    input: string | Message,
-    options: SessionTurnOptions,
-    extraEmit?: (event: AgentEvent) => void,
-  ): Promise<AgentResult> {
-    await this.load();
-    this.#claim('start another turn');
     try {
-      const next: Message = typeof input === 'string' ? { role: 'user', content: input } : input;
-      const listeners = this.#listeners.size > 0 || extraEmit !== undefined;
-      const emit = listeners
-        ? (event: AgentEvent) => {
-            this.#emit(event);
-            extraEmit?.(event);
-          }
-        : undefined;
-      const result = await this.#runner.run([...this.#messages, next], options, emit);
-      this.#messages = [...result.messages];
-      await this.#store.save(this.id, this.#messages);
-      return result;
+      await this.#log.acquire(what, this.#leaseMs);
+      try {
+        await this.#log.read();
+        this.#running = running;
+        return await body();
+      } finally {
+        await this.#log.release();
+      }
     } finally {
       this.#busy = false;
+      this.#running = false;
     }
   }
 
-  /** Runs one turn on `input` and resolves to its result; the transcript is saved after it. */
+  #turn(input: string | Message, options: SessionTurnOptions, extraEmit?: (event: AgentEvent) => void) {
+    return this.#exclusive('start another turn', true, async () => {
+      const blocked = unfinishedTurn(this.id, this.#log.state, 'start another turn');
+      if (blocked !== undefined) throw blocked;
+      await this.#log.append(startRecords(this.#log.state, input, this.#runner.instructions), { step: 0 });
+      return runTurn(this.#log, this.#runner, {}, options, this.#emitter(extraEmit));
+    });
+  }
+
+  #emitter(extraEmit: ((event: AgentEvent) => void) | undefined): ((event: AgentEvent) => void) | undefined {
+    if (this.#listeners.size === 0 && extraEmit === undefined) return undefined;
+    return (event) => {
+      this.#emit(event);
+      extraEmit?.(event);
+    };
+  }
+
+  /** Runs one turn on `input` and resolves to its result; the turn is saved after every step. */
   send(input: string | Message, options: SessionTurnOptions = {}): Promise<AgentResult> {
     return this.#turn(input, options);
   }
@@ -155,17 +144,90 @@ export class Session {
   }
 
   /**
+   * Continues the unfinished turn from its last checkpoint: runs the approved calls, gives the
+   * rejected ones an error result, runs again a call a crash interrupted only when its tool is
+   * idempotent (else the model reads that it was interrupted), then goes on with the turn.
+   * Rejects with LOUSHO_SESSION_IDLE when no turn is unfinished, LOUSHO_SESSION_AWAITING_APPROVAL
+   * while a call has no decision, and LOUSHO_SESSION_BUSY while another process holds the session.
+   */
+  resume(options: SessionTurnOptions = {}): Promise<AgentResult> {
+    return this.#exclusive('resume', true, async () => {
+      const state = this.#log.state;
+      const plan = planResume(this.id, state, (name) => this.#runner.tool(name));
+      const answered = answeredTurn(state);
+      if (answered !== undefined) {
+        await this.#log.append([{ type: 'turn.done' }], { step: this.#lastStep() }); // only its end was not saved
+        return answered;
+      }
+      if (plan.interrupted.length > 0) await this.#log.append(plan.interrupted);
+      return runTurn(this.#log, this.#runner, plan.approvals, options, this.#emitter(undefined));
+    });
+  }
+
+  /** Drops the unfinished turn: the session goes back to the end of its last finished turn. */
+  cancelPending(): Promise<void> {
+    return this.#exclusive('cancel its pending turn', false, async () => {
+      if (this.#log.state.pending === undefined) return;
+      await this.#log.append([{ type: 'rewind', to: this.#log.state.lastIdle }]);
+    });
+  }
+
+  /** Approves a call the turn waits on; session.resume() runs it. */
+  approve(toolCallId: string): Promise<void> {
+    return this.#decide(toolCallId, true, undefined);
+  }
+
+  /** Rejects a call the turn waits on; on session.resume() the model reads that it was rejected, and why. */
+  reject(toolCallId: string, options: { reason?: string } = {}): Promise<void> {
+    return this.#decide(toolCallId, false, options.reason);
+  }
+
+  #decide(toolCallId: string, approved: boolean, reason: string | undefined): Promise<void> {
+    return this.#exclusive(approved ? 'approve a call' : 'reject a call', false, () =>
+      this.#log.append([decisionRecord(this.id, this.#log.state, toolCallId, approved, reason)]),
+    );
+  }
+
+  /** Every checkpoint the store holds for the session, oldest first (rewound ones included). */
+  async checkpoints(): Promise<SessionCheckpoint[]> {
+    await this.load();
+    return this.#log.state.checkpoints.map((c) => ({ ...c }));
+  }
+
+  /**
+   * Makes a checkpoint current again: the transcript and the turn state go back to what they
+   * were there (a checkpoint inside a turn leaves that turn pending, for resume()). The later
+   * checkpoints stay in the history until clear().
+   */
+  rewind(checkpointId: string): Promise<void> {
+    return this.#exclusive('rewind', false, async () => {
+      if (!this.#log.state.has(checkpointId)) {
+        throw configError(
+          `Session '${this.id}' has no checkpoint '${checkpointId}'; session.checkpoints() lists them.`,
+        );
+      }
+      await this.#log.append([{ type: 'rewind', to: checkpointId }]);
+    });
+  }
+
+  #lastStep(): number {
+    const state = this.#log.state;
+    return state.pending?.step ?? state.checkpoints.find((c) => c.id === state.current)?.step ?? 0;
+  }
+
+  /**
    * Compacts the transcript now, whatever its size, and saves it. Runs options.strategy,
    * else the session's compaction strategy (the agent's when the session sets none), else
    * prunes old tool results. Listeners get compaction.start / compaction.done with
-   * trigger: 'manual'. Rejects with LOUSHO_SESSION_BUSY while a turn is running.
+   * trigger: 'manual'. Rejects with LOUSHO_SESSION_BUSY while a turn is running, and with
+   * LOUSHO_SESSION_TURN_PENDING / LOUSHO_SESSION_AWAITING_APPROVAL while a turn is unfinished.
    */
   async compact(options: SessionCompactOptions = {}): Promise<SessionCompactResult> {
-    await this.load();
-    this.#claim('compact');
-    try {
+    return this.#exclusive('compact', false, async () => {
+      const blocked = unfinishedTurn(this.id, this.#log.state, 'compact');
+      if (blocked !== undefined) throw blocked;
       const settings = { ...this.#runner.compaction, ...options };
-      const before = this.#messages;
+      const before = this.#log.state.messages;
       if (before.length === 0) {
         const strategy = settings.strategy?.name ?? PRUNE_STRATEGY_NAME;
         return { messagesBefore: 0, messagesAfter: 0, tokensBefore: 0, tokensAfter: 0, strategy };
@@ -178,33 +240,29 @@ export class Session {
         (start) => this.#emit(compactionStartEvent(manual, start)),
       );
       if (outcome.changed) {
-        this.#messages = [...outcome.messages];
-        await this.#store.save(this.id, this.#messages);
+        await this.#log.append([{ type: 'rewrite', messages: [...outcome.messages] }], { step: this.#lastStep() });
       }
       this.#emit(compactionDoneEvent(manual, outcome));
       return {
         messagesBefore: before.length,
-        messagesAfter: this.#messages.length,
+        messagesAfter: this.#log.state.messages.length,
         tokensBefore: outcome.tokensBefore,
         tokensAfter: outcome.tokensAfter,
         strategy: outcome.strategy,
         ...(outcome.error === undefined ? {} : { error: outcome.error }),
       };
-    } finally {
-      this.#busy = false;
-    }
+    });
   }
 
-  /** Empties the transcript, deletes what the store holds for the session and emits context.cleared. */
-  async clear(): Promise<void> {
-    await this.load();
-    this.#claim('clear');
-    try {
-      this.#messages = [];
-      await this.#store.delete(this.id);
+  /**
+   * Empties the transcript, deletes everything the store holds for the session (every turn's
+   * checkpoints and the checkpoint history) and emits context.cleared.
+   */
+  clear(): Promise<void> {
+    return this.#exclusive('clear', false, async () => {
+      await this.#log.store.delete(this.id);
+      this.#log.reset();
       this.#emit({ type: 'context.cleared', sessionId: this.id });
-    } finally {
-      this.#busy = false;
-    }
+    });
   }
 }

@@ -1,12 +1,17 @@
+import { existsSync } from 'node:fs';
+import { chmod } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { configError, LoushoError } from '../errors/lousho-error.js';
-import type { Message } from '../messages/types.js';
-import { parseSession, serializeSession } from './serialize.js';
-import { invalidStore, type SessionStore } from './store.js';
+import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
+import { LEASE_TABLE_COLUMNS, LOG_TABLE_COLUMNS, leaseDecision } from './sql-schema.js';
+import type { LeaseState, SessionLogRead, SessionStore } from './store.js';
+import { checkId, conflict, guarded, NotWrittenHere } from './store-errors.js';
 
 interface Statement {
   get(...params: unknown[]): unknown;
-  run(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): { changes: number };
 }
 
 /** The part of a better-sqlite3 Database this store uses. */
@@ -15,12 +20,13 @@ export interface SqliteDatabase {
   exec(sql: string): unknown;
 }
 
+type DatabaseClass = new (path: string) => SqliteDatabase;
+
 const require = createRequire(import.meta.url);
 
-function openDatabase(path: string): SqliteDatabase {
-  let Database: new (path: string) => SqliteDatabase;
+function loadDriver(): DatabaseClass {
   try {
-    Database = require('better-sqlite3') as new (path: string) => SqliteDatabase;
+    return require('better-sqlite3') as DatabaseClass;
   } catch (cause) {
     throw new LoushoError(
       'LOUSHO_DEPENDENCY_MISSING',
@@ -28,54 +34,157 @@ function openDatabase(path: string): SqliteDatabase {
       { cause },
     );
   }
-  return new Database(path);
 }
 
+const LOG = 'lousho_session_log';
+const LEASES = 'lousho_session_leases';
+
 /**
- * Keeps transcripts in one SQLite table (`lousho_sessions`), through better-sqlite3
- * (loaded when the store is created). Pass a file path, or an open Database to share it.
- * A row that is not a transcript this library wrote is reported with LOUSHO_STORE_INVALID.
+ * Keeps sessions in two SQLite tables through better-sqlite3: `lousho_session_log` (one row
+ * per save, keyed by session id and sequence number, so a step inserts what it added) and
+ * `lousho_session_leases` (the writer of each session). Pass a file path (opened, and its folder
+ * and file created owner-only, on first use, in WAL mode) or an open Database to share one.
+ * Tables of the same name with other columns are reported with LOUSHO_STORE_INVALID and left
+ * alone.
  */
 export class SqliteSessionStore implements SessionStore {
-  readonly #db: SqliteDatabase;
-  readonly #load: Statement;
-  readonly #save: Statement;
-  readonly #delete: Statement;
+  readonly description: string;
+  readonly #open: () => Promise<SqliteDatabase>;
+  #statements: Promise<Record<string, Statement>> | undefined;
+  #db: SqliteDatabase | undefined;
 
   constructor(options: { path: string } | { database: SqliteDatabase }) {
-    if ('database' in options && options.database !== undefined) this.#db = options.database;
-    else if ('path' in options && typeof options.path === 'string' && options.path !== '')
-      this.#db = openDatabase(options.path);
-    else
+    if ('database' in options && options.database !== undefined) {
+      const database = options.database;
+      this.description = 'SqliteSessionStore(a shared database)';
+      this.#open = async () => database;
+    } else if ('path' in options && typeof options.path === 'string' && options.path !== '') {
+      const path = options.path;
+      const Database = loadDriver();
+      this.description = `SqliteSessionStore(${path})`;
+      this.#open = async () => {
+        const memory = path === ':memory:' || path.startsWith('file:');
+        const fresh = !memory && !existsSync(path);
+        if (fresh) await makePrivateDir(dirname(path));
+        const db = new Database(path);
+        if (fresh) await chmod(path, PRIVATE_FILE_MODE);
+        db.exec('PRAGMA busy_timeout = 5000');
+        if (!memory) db.exec('PRAGMA journal_mode = WAL');
+        return db;
+      };
+    } else {
       throw configError(
         'SqliteSessionStore needs { path } (a file, or ":memory:") or { database } (a better-sqlite3 Database).',
       );
-    this.#db.exec(
-      'CREATE TABLE IF NOT EXISTS lousho_sessions (id TEXT PRIMARY KEY, transcript TEXT NOT NULL, updated_at INTEGER NOT NULL)',
-    );
-    this.#load = this.#db.prepare('SELECT transcript FROM lousho_sessions WHERE id = ?');
-    this.#save = this.#db.prepare(
-      'INSERT INTO lousho_sessions (id, transcript, updated_at) VALUES (?, ?, ?) ' +
-        'ON CONFLICT(id) DO UPDATE SET transcript = excluded.transcript, updated_at = excluded.updated_at',
-    );
-    this.#delete = this.#db.prepare('DELETE FROM lousho_sessions WHERE id = ?');
-  }
-
-  async load(id: string): Promise<Message[] | undefined> {
-    const row = this.#load.get(id) as { transcript?: unknown } | undefined;
-    if (row === undefined) return undefined;
-    try {
-      return parseSession(String(row.transcript));
-    } catch (cause) {
-      throw invalidStore(`The lousho_sessions row '${id}'`, id, cause);
     }
   }
 
-  async save(id: string, messages: readonly Message[]): Promise<void> {
-    this.#save.run(id, serializeSession(messages), Date.now());
+  /** Opens the database and its tables on first use (so a fault there names the session). */
+  #ready(): Promise<Record<string, Statement>> {
+    this.#statements ??= this.#prepare().catch((error: unknown) => {
+      this.#statements = undefined;
+      throw error;
+    });
+    return this.#statements;
+  }
+
+  async #prepare(): Promise<Record<string, Statement>> {
+    const db = await this.#open();
+    this.#db = db;
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS ${LOG} (session_id TEXT NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (session_id, seq))`,
+    );
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS ${LEASES} (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL)`,
+    );
+    for (const [table, columns] of [
+      [LOG, LOG_TABLE_COLUMNS],
+      [LEASES, LEASE_TABLE_COLUMNS],
+    ] as const) {
+      const found = (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
+      if (found.join(',') !== columns.join(',')) {
+        throw new NotWrittenHere(
+          `the table ${table} has the columns (${found.join(', ')}), not (${columns.join(', ')})`,
+        );
+      }
+    }
+    return {
+      read: db.prepare(`SELECT seq, entry FROM ${LOG} WHERE session_id = ? ORDER BY seq`),
+      append: db.prepare(
+        `INSERT INTO ${LOG} (session_id, seq, entry) SELECT ?, ?, ? WHERE (SELECT COALESCE(MAX(seq), 0) FROM ${LOG} WHERE session_id = ?) = ?`,
+      ),
+      version: db.prepare(`SELECT COALESCE(MAX(seq), 0) AS v FROM ${LOG} WHERE session_id = ?`),
+      delete: db.prepare(`DELETE FROM ${LOG} WHERE session_id = ?`),
+      lease: db.prepare(`SELECT holder, expires_at AS expiresAt FROM ${LEASES} WHERE session_id = ?`),
+      take: db.prepare(`INSERT OR REPLACE INTO ${LEASES} (session_id, holder, expires_at) VALUES (?, ?, ?)`),
+      release: db.prepare(`DELETE FROM ${LEASES} WHERE session_id = ? AND holder = ?`),
+    };
+  }
+
+  async read(id: string): Promise<SessionLogRead> {
+    checkId(this, id);
+    return guarded(this, id, 'read', async () => {
+      const rows = (await this.#ready()).read.all(id) as { seq: number; entry: unknown }[];
+      rows.forEach((row, i) => {
+        if (row.seq !== i + 1 || typeof row.entry !== 'string') {
+          throw new NotWrittenHere(`the rows of ${LOG} are not a log this library wrote (row ${row.seq})`);
+        }
+      });
+      return { entries: rows.map((r) => r.entry as string), version: rows.length };
+    });
+  }
+
+  async append(id: string, entry: string, expectedVersion: number): Promise<number> {
+    checkId(this, id);
+    return guarded(this, id, 'write', async () => {
+      const statements = await this.#ready();
+      let changes = 0;
+      try {
+        changes = statements.append.run(id, expectedVersion + 1, entry, id, expectedVersion).changes;
+      } catch (error) {
+        if (!String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) throw error;
+      }
+      if (changes !== 1) {
+        throw conflict(this, id, expectedVersion, (statements.version.get(id) as { v: number }).v);
+      }
+      return expectedVersion + 1;
+    });
   }
 
   async delete(id: string): Promise<void> {
-    this.#delete.run(id);
+    checkId(this, id);
+    await guarded(this, id, 'delete', async () => {
+      (await this.#ready()).delete.run(id);
+    });
+  }
+
+  async acquire(id: string, holder: string, ttlMs: number, takeOver?: string): Promise<LeaseState> {
+    checkId(this, id);
+    return guarded(this, id, 'lease', async () => {
+      const statements = await this.#ready();
+      const db = this.#db as SqliteDatabase;
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        const current = statements.lease.get(id) as { holder: string; expiresAt: number } | undefined;
+        const state = leaseDecision(current, holder, ttlMs, takeOver, Date.now());
+        if (state.acquired) statements.take.run(id, holder, state.expiresAt);
+        db.exec('COMMIT');
+        return state;
+      } catch (error) {
+        db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  async renew(id: string, holder: string, ttlMs: number): Promise<boolean> {
+    return (await this.acquire(id, holder, ttlMs)).acquired;
+  }
+
+  async release(id: string, holder: string): Promise<void> {
+    checkId(this, id);
+    await guarded(this, id, 'lease', async () => {
+      (await this.#ready()).release.run(id, holder);
+    });
   }
 }

@@ -1,150 +1,135 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Message } from '../messages/types.js';
 import { rejection } from '../test-support/errors.js';
-import { type KVClient, KVSessionStore } from './kv-store.js';
-import { SqliteSessionStore } from './sqlite-store.js';
-import { FileSessionStore, MemorySessionStore, type SessionStore } from './store.js';
+import {
+  freshSpec,
+  type OpenStore,
+  openStore,
+  type StoreKind,
+  serverProblems,
+} from '../test-support/store-backends.js';
+import { SESSION_FORMAT } from './serialize.js';
+import type { SessionStore } from './store.js';
 
-/** A real Redis for the KV store: REDIS_URL, else 127.0.0.1:6379, which .ci/run starts. */
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
-const redisUp = await redis.connect().then(
-  () => true,
-  () => false,
-);
-if (!redisUp)
-  console.warn(
-    `Skipping the KVSessionStore tests against Redis: no server answers at ${REDIS_URL} (.ci/run starts one).`,
-  );
-afterAll(() => {
-  if (redisUp) redis.disconnect();
+/** The conformance suite every store passes: memory, file, SQLite, and Redis and PostgreSQL when they answer. */
+const problems = await serverProblems();
+const KINDS: StoreKind[] = ['memory', 'file', 'sqlite'];
+if (problems.redis === undefined) KINDS.push('redis');
+if (problems.postgres === undefined) KINDS.push('postgres');
+
+const opened: OpenStore[] = [];
+afterAll(async () => {
+  await Promise.all(opened.map((o) => o.close()));
 });
 
-/** A key-value client over a Map, to run the KV store's logic without a server. */
-function mapClient(): KVClient {
-  const data = new Map<string, string>();
-  return {
-    get: async (key) => data.get(key) ?? null,
-    set: async (key, value) => data.set(key, value),
-    del: async (key) => data.delete(key),
-  };
+async function make(kind: StoreKind): Promise<SessionStore> {
+  const open = await openStore(await freshSpec(kind));
+  opened.push(open);
+  return open.store;
 }
 
-const transcript = (): Message[] => [
-  { role: 'system', content: 'sys' },
-  {
-    role: 'user',
-    content: [
-      { type: 'text', text: 'look' },
-      { type: 'image', image: new Uint8Array([137, 80, 78, 71]), mediaType: 'image/png' },
-    ],
-  },
-  { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read', arguments: { path: 'a.ts' } }] },
-  { role: 'tool', toolCallId: 'c1', content: 'x', metadata: { pinned: true } },
-];
+const big = `${'x'.repeat(70_000)} é 漢字 🙂 "quoted" \\ back`;
 
-/** The suite every store passes. */
-let run = 0;
-const STORES: [string, () => Promise<SessionStore>][] = [
-  ['MemorySessionStore', async () => new MemorySessionStore()],
-  ['FileSessionStore', async () => new FileSessionStore({ dir: await mkdtemp(join(tmpdir(), 'lousho-sessions-')) })],
-  [
-    'SqliteSessionStore',
-    async () => new SqliteSessionStore({ path: join(await mkdtemp(join(tmpdir(), 'lousho-sqlite-')), 'sessions.db') }),
-  ],
-  ['KVSessionStore (a Map client)', async () => new KVSessionStore({ client: mapClient() })],
-  ...(redisUp
-    ? ([
-        [
-          'KVSessionStore (Redis)',
-          async () => new KVSessionStore({ client: redis, prefix: `test:${process.pid}:${run++}:` }),
-        ],
-      ] as [string, () => Promise<SessionStore>][])
-    : []),
-];
+/** Waits (polling) until `check` holds; the tests assert what happens, never how long it took. */
+async function eventually(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('the condition never held');
+}
 
-describe.each(STORES)('%s', (_name, make) => {
-  it('loads nothing for an id it never saved', async () => {
-    expect(await (await make()).load('nobody')).toBeUndefined();
+describe.each(KINDS)('%s session store', (kind) => {
+  it('reads nothing, at version 0, for an id it never wrote', async () => {
+    expect(await (await make(kind)).read('nobody')).toEqual({ entries: [], version: 0 });
   });
 
-  it('saves and loads a transcript, images and metadata included', async () => {
-    const store = await make();
-    await store.save('s1', transcript());
-    expect(await store.load('s1')).toEqual(transcript());
-  });
-
-  it('keeps a copy: changing the saved array or a loaded one does not reach the store', async () => {
-    const store = await make();
-    const messages = transcript();
-    await store.save('s1', messages);
-    messages.push({ role: 'user', content: 'later' });
-    const loaded = (await store.load('s1')) as Message[];
-    loaded.length = 0;
-    expect(await store.load('s1')).toHaveLength(4);
-  });
-
-  it('replaces on save, keeps ids apart, and deletes', async () => {
-    const store = await make();
-    await store.save('a', transcript());
-    await store.save('b/with:odd chars', [{ role: 'user', content: 'b' }]);
-    await store.save('a', [{ role: 'user', content: 'a2' }]);
-    expect(await store.load('a')).toEqual([{ role: 'user', content: 'a2' }]);
-    expect(await store.load('b/with:odd chars')).toEqual([{ role: 'user', content: 'b' }]);
-    await store.delete('a');
-    await store.delete('never-saved');
-    expect(await store.load('a')).toBeUndefined();
-  });
-});
-
-describe('stores that find something they did not write', () => {
-  it('SqliteSessionStore reports LOUSHO_STORE_INVALID for a row that is not a transcript and leaves it', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'lousho-sqlite-')), 'sessions.db');
-    const store = new SqliteSessionStore({ path });
-    await store.save('s1', transcript());
-    const { default: Database } = await import('better-sqlite3');
-    const db = new Database(path);
-    db.prepare("UPDATE lousho_sessions SET transcript = 'not json' WHERE id = 's1'").run();
-    expect((await rejection(store.load('s1'))).code).toBe('LOUSHO_STORE_INVALID');
-    expect(db.prepare("SELECT transcript FROM lousho_sessions WHERE id = 's1'").get()).toEqual({
-      transcript: 'not json',
+  it('appends entries and reads them back in order, exactly, with a new version after each', async () => {
+    const store = await make(kind);
+    const v1 = await store.append('s1', '["one"]', 0);
+    const v2 = await store.append('s1', JSON.stringify([big]), v1);
+    const v3 = await store.append('s1', SESSION_FORMAT, v2);
+    expect(new Set([0, v1, v2, v3]).size).toBe(4);
+    expect(await store.read('s1')).toEqual({
+      entries: ['["one"]', JSON.stringify([big]), SESSION_FORMAT],
+      version: v3,
     });
-    db.close();
   });
 
-  it('KVSessionStore reports LOUSHO_STORE_INVALID for a value that is not a transcript', async () => {
-    const client = mapClient();
-    await client.set('lousho:session:x', '{"format":"other"}');
-    expect((await rejection(new KVSessionStore({ client }).load('x'))).code).toBe('LOUSHO_STORE_INVALID');
-    expect(await client.get('lousho:session:x')).toBe('{"format":"other"}');
+  it('refuses an append at a version that moved with LOUSHO_SESSION_CONFLICT, writing nothing', async () => {
+    const store = await make(kind);
+    const v1 = await store.append('s1', 'a', 0);
+    await store.append('s1', 'b', v1);
+    const error = await rejection(store.append('s1', 'late', v1));
+    expect(error.code).toBe('LOUSHO_SESSION_CONFLICT');
+    expect(error.message).toContain("'s1'");
+    expect((await rejection(store.append('s1', 'late', 0))).code).toBe('LOUSHO_SESSION_CONFLICT');
+    expect((await store.read('s1')).entries).toEqual(['a', 'b']);
   });
 
-  it('reject bad options with LOUSHO_CONFIG_INVALID', () => {
-    expect(() => new KVSessionStore({ client: {} as KVClient })).toThrow(
-      expect.objectContaining({ code: 'LOUSHO_CONFIG_INVALID' }),
-    );
-    expect(() => new SqliteSessionStore({ path: '' })).toThrow(
-      expect.objectContaining({ code: 'LOUSHO_CONFIG_INVALID' }),
-    );
-  });
-});
-
-describe('FileSessionStore', () => {
-  it('reports a file it did not write with LOUSHO_STORE_INVALID and leaves it untouched', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'lousho-sessions-'));
-    const path = join(dir, 's1.json');
-    await writeFile(path, '{"messages": [{"role": "robot"}]}');
-    const error = await rejection(new FileSessionStore({ dir }).load('s1'));
-    expect(error.code).toBe('LOUSHO_STORE_INVALID');
-    expect(error.message).toContain('left as it is');
-    expect(await readFile(path, 'utf8')).toBe('{"messages": [{"role": "robot"}]}');
+  it('lets exactly one of several appends at the same version in', async () => {
+    const store = await make(kind);
+    const v1 = await store.append('race', 'first', 0);
+    const outcomes = await Promise.allSettled([1, 2, 3, 4, 5].map((n) => store.append('race', `w${n}`, v1)));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    for (const o of outcomes) if (o.status === 'rejected') expect(o.reason.code).toBe('LOUSHO_SESSION_CONFLICT');
+    expect((await store.read('race')).entries).toHaveLength(2);
   });
 
-  it('needs a folder', () => {
-    expect(() => new FileSessionStore({ dir: '' })).toThrow(expect.objectContaining({ code: 'LOUSHO_CONFIG_INVALID' }));
+  it('keeps ids apart, odd characters and prefixes of each other included', async () => {
+    const store = await make(kind);
+    const ids = ['a', 'a.b', 'a.lock', 'b/with:odd chars', '..', 'lease:a', 'ü 漢'];
+    for (const id of ids) await store.append(id, `entry of ${id}`, 0);
+    for (const id of ids) expect((await store.read(id)).entries).toEqual([`entry of ${id}`]);
+  });
+
+  it('deletes a session: it reads empty, starts again at version 0, and a writer of the old one conflicts', async () => {
+    const store = await make(kind);
+    const v1 = await store.append('d', 'old', 0);
+    await store.append('keep', 'other', 0);
+    await store.delete('d');
+    await store.delete('never-written');
+    expect(await store.read('d')).toEqual({ entries: [], version: 0 });
+    expect((await rejection(store.append('d', 'stale', v1))).code).toBe('LOUSHO_SESSION_CONFLICT');
+    await store.append('d', 'new', 0);
+    expect((await store.read('d')).entries).toEqual(['new']);
+    expect((await store.read('keep')).entries).toEqual(['other']);
+  });
+
+  it('rejects an empty id with LOUSHO_STORE_ID_INVALID', async () => {
+    const store = await make(kind);
+    expect((await rejection(store.read(''))).code).toBe('LOUSHO_STORE_ID_INVALID');
+    expect((await rejection(store.append('', 'x', 0))).code).toBe('LOUSHO_STORE_ID_INVALID');
+  });
+
+  it('gives the lease to one holder at a time, until its holder releases it', async () => {
+    const store = await make(kind);
+    const first = await store.acquire('l', 'holder-a', 60_000);
+    expect(first).toMatchObject({ acquired: true, holder: 'holder-a' });
+    const second = await store.acquire('l', 'holder-b', 60_000);
+    expect(second).toMatchObject({ acquired: false, holder: 'holder-a' });
+    expect(second.expiresAt).toBeGreaterThan(Date.now());
+    expect((await store.acquire('l', 'holder-a', 60_000)).acquired).toBe(true); // its holder again
+    expect((await store.acquire('other-id', 'holder-b', 60_000)).acquired).toBe(true);
+    await store.release('l', 'holder-b'); // not the holder: nothing happens
+    expect((await store.acquire('l', 'holder-b', 60_000)).acquired).toBe(false);
+    await store.release('l', 'holder-a');
+    expect((await store.acquire('l', 'holder-b', 60_000)).acquired).toBe(true);
+  });
+
+  it('renews only its holder, and lets a holder known to be dead be taken over', async () => {
+    const store = await make(kind);
+    await store.acquire('r', 'holder-a', 60_000);
+    expect(await store.renew('r', 'holder-a', 60_000)).toBe(true);
+    expect(await store.renew('r', 'holder-b', 60_000)).toBe(false);
+    expect((await store.acquire('r', 'holder-c', 60_000, 'holder-b')).acquired).toBe(false);
+    expect((await store.acquire('r', 'holder-c', 60_000, 'holder-a')).acquired).toBe(true);
+    expect(await store.renew('r', 'holder-a', 60_000)).toBe(false);
+  });
+
+  it('lets a lease whose holder stopped renewing expire, so another takes it', async () => {
+    const store = await make(kind);
+    expect((await store.acquire('e', 'gone', 150)).acquired).toBe(true);
+    await eventually(async () => (await store.acquire('e', 'next', 60_000)).acquired);
+    expect(await store.renew('e', 'gone', 60_000)).toBe(false);
   });
 });

@@ -1,93 +1,110 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { configError, LoushoError } from '../errors/lousho-error.js';
-import type { Message } from '../messages/types.js';
-import { parseSession, serializeSession } from './serialize.js';
+import { checkId, conflict } from './store-errors.js';
 
 /**
- * Where a session's transcript is kept. Implementations must store a copy (later changes
- * to the array or its messages do not reach the store) and return one.
+ * What a store holds of one session: its log entries in order and a version that changes
+ * with every append (and only then).
+ */
+export interface SessionLogRead {
+  /** The entries, oldest first, each exactly as it was appended. */
+  entries: string[];
+  /** An opaque number to pass back to append(); 0 for a session with nothing saved. */
+  version: number;
+}
+
+/** What acquire() found: the lease is now `holder`'s, or someone else's until `expiresAt`. */
+export interface LeaseState {
+  acquired: boolean;
+  /** The holder of the lease now (the caller's id when acquired). */
+  holder: string;
+  /** When the lease runs out unless renewed, in ms since the epoch (the store's clock). */
+  expiresAt: number;
+}
+
+/**
+ * Where sessions are kept: an append-only log per session id, and a lease that makes one
+ * process at a time the session's writer. The Session (sessions/session-state.ts) gives the
+ * entries their meaning; a store only keeps strings. Every store passes the conformance suite
+ * in store.test.ts; every fault it meets is a LoushoError with a LOUSHO_STORE_* code that names
+ * the session and the store, and leaves everything else in the store as it was.
+ *
+ * Entries are single-line strings (no '\n'); an entry that was appended is kept whole or, when
+ * the process died while appending it, not at all.
  */
 export interface SessionStore {
-  /** The transcript saved under `id`, or undefined when there is none. */
-  load(id: string): Promise<Message[] | undefined>;
-  /** Saves the transcript under `id`, replacing what was there. */
-  save(id: string, messages: readonly Message[]): Promise<void>;
-  /** Deletes what is saved under `id` (nothing when there is nothing). */
+  /** Names the store in error messages, e.g. `FileSessionStore(./sessions)`. */
+  readonly description: string;
+  /** Every entry of the session (none for an id never written) and its version. */
+  read(id: string): Promise<SessionLogRead>;
+  /**
+   * Appends one entry when the session's version is still `expectedVersion` and resolves to
+   * the new version; rejects with LOUSHO_SESSION_CONFLICT, writing nothing, when it moved.
+   */
+  append(id: string, entry: string, expectedVersion: number): Promise<number>;
+  /** Deletes the session's entries (nothing when there are none); the lease is left alone. */
   delete(id: string): Promise<void>;
-}
-
-/** Keeps transcripts in memory, for tests and short-lived processes. The default store. */
-export class MemorySessionStore implements SessionStore {
-  readonly #data = new Map<string, Message[]>();
-
-  async load(id: string): Promise<Message[] | undefined> {
-    const saved = this.#data.get(id);
-    return saved === undefined ? undefined : structuredClone(saved);
-  }
-
-  async save(id: string, messages: readonly Message[]): Promise<void> {
-    this.#data.set(id, structuredClone([...messages]));
-  }
-
-  async delete(id: string): Promise<void> {
-    this.#data.delete(id);
-  }
-}
-
-/** The error for saved content that is not a transcript this library wrote. */
-export function invalidStore(where: string, id: string, cause: unknown): LoushoError {
-  return new LoushoError(
-    'LOUSHO_STORE_INVALID',
-    `${where} is not a transcript this library wrote (${(cause as Error).message}). It was left as it is: ` +
-      'move it away or delete it to start the session afresh.',
-    { cause, details: { id } },
-  );
+  /**
+   * Takes the session's lease for `ttlMs` when it is free, expired, already `holder`'s, or
+   * held by `takeOver` (a holder known to be dead). Resolves to what it found; never waits.
+   */
+  acquire(id: string, holder: string, ttlMs: number, takeOver?: string): Promise<LeaseState>;
+  /**
+   * Extends `holder`'s lease by `ttlMs` from now (taking it again when it ran out and nobody
+   * took it); false when someone else holds it now.
+   */
+  renew(id: string, holder: string, ttlMs: number): Promise<boolean>;
+  /** Releases the lease when `holder` holds it; does nothing otherwise. */
+  release(id: string, holder: string): Promise<void>;
 }
 
 /**
- * Keeps each transcript as a JSON file in a folder (written to a temporary file, then
- * renamed, so a crash never leaves half a file). A file that is not a transcript this
- * library wrote is reported with LOUSHO_STORE_INVALID and left untouched.
+ * Keeps sessions in memory, for tests and short-lived processes (the default store). Its
+ * leases are per store object, so it keeps one process's sessions apart; nothing survives the
+ * process.
  */
-export class FileSessionStore implements SessionStore {
-  readonly dir: string;
+export class MemorySessionStore implements SessionStore {
+  readonly description = 'MemorySessionStore';
+  readonly #logs = new Map<string, string[]>();
+  readonly #leases = new Map<string, { holder: string; expiresAt: number }>();
 
-  constructor(options: { dir: string }) {
-    if (typeof options?.dir !== 'string' || options.dir === '') {
-      throw configError('FileSessionStore needs a folder: new FileSessionStore({ dir: "./sessions" }).');
-    }
-    this.dir = options.dir;
+  async read(id: string): Promise<SessionLogRead> {
+    checkId(this, id);
+    const entries = this.#logs.get(id) ?? [];
+    return { entries: [...entries], version: entries.length };
   }
 
-  #path(id: string): string {
-    return join(this.dir, `${encodeURIComponent(id)}.json`);
-  }
-
-  async load(id: string): Promise<Message[] | undefined> {
-    let text: string;
-    try {
-      text = await readFile(this.#path(id), 'utf8');
-    } catch (error) {
-      if ((error as { code?: string }).code === 'ENOENT') return undefined;
-      throw error;
-    }
-    try {
-      return parseSession(text);
-    } catch (cause) {
-      throw invalidStore(`The session file ${this.#path(id)}`, id, cause);
-    }
-  }
-
-  async save(id: string, messages: readonly Message[]): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
-    const path = this.#path(id);
-    const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(temporary, serializeSession(messages));
-    await rename(temporary, path);
+  async append(id: string, entry: string, expectedVersion: number): Promise<number> {
+    checkId(this, id);
+    const entries = this.#logs.get(id) ?? [];
+    if (entries.length !== expectedVersion) throw conflict(this, id, expectedVersion, entries.length);
+    entries.push(entry);
+    this.#logs.set(id, entries);
+    return entries.length;
   }
 
   async delete(id: string): Promise<void> {
-    await rm(this.#path(id), { force: true });
+    this.#logs.delete(id);
+  }
+
+  async acquire(id: string, holder: string, ttlMs: number, takeOver?: string): Promise<LeaseState> {
+    checkId(this, id);
+    const now = Date.now();
+    const lease = this.#leases.get(id);
+    if (lease !== undefined && lease.expiresAt > now && lease.holder !== holder && lease.holder !== takeOver) {
+      return { acquired: false, ...lease };
+    }
+    const taken = { holder, expiresAt: now + ttlMs };
+    this.#leases.set(id, taken);
+    return { acquired: true, ...taken };
+  }
+
+  async renew(id: string, holder: string, ttlMs: number): Promise<boolean> {
+    const lease = this.#leases.get(id);
+    if (lease !== undefined && lease.holder !== holder && lease.expiresAt > Date.now()) return false;
+    this.#leases.set(id, { holder, expiresAt: Date.now() + ttlMs });
+    return true;
+  }
+
+  async release(id: string, holder: string): Promise<void> {
+    if (this.#leases.get(id)?.holder === holder) this.#leases.delete(id);
   }
 }

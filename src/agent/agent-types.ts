@@ -1,0 +1,109 @@
+import type { CompactionHookOptions } from '../compaction/compaction-hook.js';
+import type { AgentEventListener } from '../contracts/agent-event.js';
+import type { AgentHook } from '../contracts/agent-hook.js';
+import type { AgentResult } from '../contracts/agent-result.js';
+import type { JSONSchema } from '../contracts/json-schema.js';
+import type { LLMProvider, ModelSpec } from '../contracts/llm-provider.js';
+import type { Summarizer } from '../core/summarizer.js';
+import type { AgentDefinition, AgentInput } from '../executor/agent-executor.js';
+import type { ToolApproval } from '../executor/approvals.js';
+import type { HookRegistry } from '../executor/hook-registry.js';
+import type { AgentLimits } from '../executor/limits.js';
+import type { AgentStream } from '../executor/stream-run.js';
+import type { Tool } from '../executor/tool.js';
+import type { ToolRegistry } from '../executor/tool-registry.js';
+import type { Message } from '../messages/types.js';
+import type { Session } from '../sessions/session.js';
+import type { SessionStore } from '../sessions/store.js';
+import type { ToolSearchOptions } from './tool-search.js';
+
+/** createAgent({ compaction }) as an object: the hook's options, plus `summarizer`. */
+export interface CompactionConfig extends CompactionHookOptions {
+  /**
+   * The summarizer, typically a cheaper model than the agent's: a "provider/model" spec or an
+   * LLMProvider selects twoPhaseStrategy({ model: summarizer }); a Summarizer (an LLMSummarizer or a
+   * TruncatingSummarizer) selects twoPhaseStrategy({ summarizer }). Cannot be combined with `strategy`.
+   */
+  summarizer?: ModelSpec | Summarizer<Message>;
+}
+
+export interface CreateAgentOptions {
+  /** The model: a "provider/model" spec such as 'openai/gpt-4o', or an LLMProvider. */
+  model?: ModelSpec;
+  /** The model as an LLMProvider (same as passing one as `model`). */
+  provider?: LLMProvider;
+  name?: string;
+  /** The system prompt. */
+  instructions?: string;
+  tools?: Tool<unknown, unknown>[];
+  /** Hooks that run before each model call; they run before the compaction hook. */
+  hooks?: AgentHook[];
+  /** true: compact with the defaults (prune above 90% of the window); an object configures it. */
+  compaction?: boolean | CompactionConfig;
+  /**
+   * Shorthand for `compaction: { summarizer }`: the summarizer of old turns, typically a cheaper
+   * model than the agent's own — a "provider/model" spec, an LLMProvider, an LLMSummarizer or a
+   * TruncatingSummarizer. It turns compaction on (two-phase: prune, then summarize).
+   */
+  summarizer?: ModelSpec | Summarizer<Message>;
+  limits?: AgentLimits;
+  /** Receives every event of every run (send() included). */
+  onEvent?: AgentEventListener;
+  /** Send one search tool instead of the tool definitions when they would take too much of the window. */
+  toolSearch?: boolean | ToolSearchOptions;
+  /** The final answer must be JSON matching this schema. */
+  outputSchema?: JSONSchema;
+  /** maxOutputTokens of each model call. */
+  maxOutputTokens?: number;
+  temperature?: number;
+}
+
+/**
+ * What createAgent() takes, under the name the core's documentation uses ("AgentConfig.summarizer"):
+ * the same type as CreateAgentOptions.
+ */
+export type AgentConfig = CreateAgentOptions;
+
+/** Options of one send() or stream(). */
+export interface RunOptions {
+  abortSignal?: AbortSignal;
+  /** Receives this run's events (besides createAgent({ onEvent })). */
+  onEvent?: AgentEventListener;
+  /**
+   * Decisions on the calls a run stopped before (result.pendingApprovals), by toolCallId: pass
+   * them with the run's transcript to continue it, `agent.send(result.messages, { approvals: { [id]: true } })`.
+   */
+  approvals?: Readonly<Record<string, ToolApproval>>;
+}
+
+/** An agent: send() runs it to the end, stream() reports each event as it happens. */
+export interface Agent extends AgentDefinition {
+  /** Runs the agent on `input` and resolves to the result. */
+  send(input: AgentInput, options?: RunOptions): Promise<AgentResult>;
+  /** Runs the agent and yields its events; `.result` resolves to the result. */
+  stream(input: AgentInput, options?: RunOptions): AgentStream;
+  /** The tools, by name. */
+  readonly tools: ToolRegistry;
+  /** The hooks in the order they run (the compaction hook last). */
+  readonly hooks: HookRegistry;
+  /** The model, resolved on first use. */
+  provider(): LLMProvider;
+  /**
+   * A conversation that lasts across turns, saved to a store (in memory by default).
+   * `compaction` takes the same value as createAgent({ compaction }) and replaces the
+   * agent's own for this session.
+   */
+  session(options?: AgentSessionOptions): Session;
+}
+
+/** Options of agent.session(). */
+export interface AgentSessionOptions {
+  /** The session's id in its store; a new random id when absent. */
+  id?: string;
+  /** Where the transcript is saved; a MemorySessionStore when absent. */
+  store?: SessionStore;
+  /** The session's compaction (same value as createAgent({ compaction })); the agent's when absent. */
+  compaction?: boolean | CompactionConfig;
+  /** How long the session's lease lasts unless renewed, in ms (DEFAULT_LEASE_MS, 30 s, when absent). */
+  leaseMs?: number;
+}

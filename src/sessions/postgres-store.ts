@@ -1,0 +1,181 @@
+import { createRequire } from 'node:module';
+import { configError, LoushoError } from '../errors/lousho-error.js';
+import { LEASE_TABLE_COLUMNS, LOG_TABLE_COLUMNS } from './sql-schema.js';
+import type { LeaseState, SessionLogRead, SessionStore } from './store.js';
+import { checkId, conflict, guarded, NotWrittenHere } from './store-errors.js';
+
+/** The part of a `pg` Pool (or Client) this store uses. */
+export interface PostgresPool {
+  query(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
+  end?(): Promise<void>;
+}
+
+const require = createRequire(import.meta.url);
+
+function createPool(connectionString: string): PostgresPool {
+  let pg: { Pool: new (options: { connectionString: string; max: number }) => PostgresPool };
+  try {
+    pg = require('pg') as typeof pg;
+  } catch (cause) {
+    throw new LoushoError('LOUSHO_DEPENDENCY_MISSING', 'PostgresSessionStore needs the pg package: npm install pg.', {
+      cause,
+    });
+  }
+  return new pg.Pool({ connectionString, max: 4 });
+}
+
+const LOG = 'lousho_session_log';
+const LEASES = 'lousho_session_leases';
+/** Server time in ms, so every process judges expiry by one clock. */
+const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
+
+const SCHEMA = `BEGIN;
+SELECT pg_advisory_xact_lock(4283901157);
+CREATE TABLE IF NOT EXISTS ${LOG} (session_id TEXT NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (session_id, seq));
+CREATE TABLE IF NOT EXISTS ${LEASES} (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at BIGINT NOT NULL);
+COMMIT;`;
+
+const ACQUIRE = `INSERT INTO ${LEASES} (session_id, holder, expires_at) VALUES ($1, $2, ${NOW_MS} + $3)
+ON CONFLICT (session_id) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+WHERE ${LEASES}.holder = $2 OR ${LEASES}.holder = $4 OR ${LEASES}.expires_at <= ${NOW_MS}
+RETURNING holder, expires_at`;
+
+/**
+ * Keeps sessions in PostgreSQL through `pg` (an optional peer dependency, loaded when the
+ * store is created): `lousho_session_log` has one row per save, keyed by session id and
+ * sequence number, inserted only while the sequence is still the one the writer read; the
+ * lease of each session is a row of `lousho_session_leases`, taken and renewed by one atomic
+ * upsert judged by the server's clock. The tables are created on first use; tables of the same
+ * name with other columns are reported with LOUSHO_STORE_INVALID and left alone.
+ *
+ * @example
+ * const store = new PostgresSessionStore({ connectionString: process.env.DATABASE_URL });
+ * const session = agent.session({ id: 'ticket-42', store });
+ */
+export class PostgresSessionStore implements SessionStore {
+  readonly description: string;
+  readonly #pool: PostgresPool;
+  readonly #ownsPool: boolean;
+  #ready: Promise<void> | undefined;
+
+  /** Pass a connection string (the store makes its own pool; close() ends it), or a pg Pool to share. */
+  constructor(options: { connectionString: string } | { pool: PostgresPool }) {
+    if ('pool' in options && typeof options.pool?.query === 'function') {
+      this.#pool = options.pool;
+      this.#ownsPool = false;
+      this.description = 'PostgresSessionStore(a shared pool)';
+    } else if (
+      'connectionString' in options &&
+      typeof options.connectionString === 'string' &&
+      options.connectionString
+    ) {
+      this.#pool = createPool(options.connectionString);
+      this.#ownsPool = true;
+      this.description = `PostgresSessionStore(${options.connectionString.replace(/\/\/[^@/]*@/, '//')})`;
+    } else {
+      throw configError(
+        'PostgresSessionStore needs { connectionString: "postgres://user@host:5432/db" } or { pool } (a pg Pool).',
+      );
+    }
+  }
+
+  /** Ends the pool the store made (a shared pool is left to its owner). */
+  async close(): Promise<void> {
+    if (this.#ownsPool) await this.#pool.end?.();
+  }
+
+  #prepare(): Promise<void> {
+    this.#ready ??= (async () => {
+      await this.#pool.query(SCHEMA);
+      const { rows } = await this.#pool.query(
+        'SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() ' +
+          'AND table_name = ANY($1) ORDER BY table_name, ordinal_position',
+        [[LOG, LEASES]],
+      );
+      for (const [table, columns] of [
+        [LOG, LOG_TABLE_COLUMNS],
+        [LEASES, LEASE_TABLE_COLUMNS],
+      ] as const) {
+        const found = rows.filter((r) => r.table_name === table).map((r) => String(r.column_name));
+        if (found.join(',') !== columns.join(',')) {
+          throw new NotWrittenHere(
+            `the table ${table} has the columns (${found.join(', ')}), not (${columns.join(', ')})`,
+          );
+        }
+      }
+    })().catch((error: unknown) => {
+      this.#ready = undefined;
+      throw error;
+    });
+    return this.#ready;
+  }
+
+  #query(id: string, action: string, text: string, params: unknown[]) {
+    checkId(this, id);
+    return guarded(this, id, action, async () => {
+      await this.#prepare();
+      return this.#pool.query(text, params);
+    });
+  }
+
+  async read(id: string): Promise<SessionLogRead> {
+    const { rows } = await this.#query(id, 'read', `SELECT seq, entry FROM ${LOG} WHERE session_id = $1 ORDER BY seq`, [
+      id,
+    ]);
+    return { entries: rows.map((r) => String(r.entry)), version: rows.length === 0 ? 0 : Number(rows.at(-1)?.seq) };
+  }
+
+  async append(id: string, entry: string, expectedVersion: number): Promise<number> {
+    let inserted = 0;
+    try {
+      const result = await this.#query(
+        id,
+        'write',
+        `INSERT INTO ${LOG} (session_id, seq, entry) SELECT $1, $2::int + 1, $3 ` +
+          `WHERE (SELECT COALESCE(MAX(seq), 0) FROM ${LOG} WHERE session_id = $1) = $2::int`,
+        [id, expectedVersion, entry],
+      );
+      inserted = result.rowCount ?? 0;
+    } catch (error) {
+      // Two writers that read the same version: the primary key lets one in.
+      if ((error as { cause?: { code?: unknown } }).cause?.code !== '23505') throw error;
+    }
+    if (inserted !== 1) {
+      const { rows } = await this.#query(
+        id,
+        'read',
+        `SELECT COALESCE(MAX(seq), 0) AS v FROM ${LOG} WHERE session_id = $1`,
+        [id],
+      );
+      throw conflict(this, id, expectedVersion, Number(rows[0]?.v));
+    }
+    return expectedVersion + 1;
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.#query(id, 'delete', `DELETE FROM ${LOG} WHERE session_id = $1`, [id]);
+  }
+
+  async acquire(id: string, holder: string, ttlMs: number, takeOver?: string): Promise<LeaseState> {
+    const ttl = Math.max(1, Math.ceil(ttlMs));
+    const taken = await this.#query(id, 'lease', ACQUIRE, [id, holder, ttl, takeOver ?? null]);
+    const row = taken.rows[0];
+    if (row !== undefined) return { acquired: true, holder, expiresAt: Number(row.expires_at) };
+    const { rows } = await this.#query(id, 'lease', `SELECT holder, expires_at FROM ${LEASES} WHERE session_id = $1`, [
+      id,
+    ]);
+    return {
+      acquired: false,
+      holder: String(rows[0]?.holder ?? 'unknown'),
+      expiresAt: Number(rows[0]?.expires_at ?? 0),
+    };
+  }
+
+  async renew(id: string, holder: string, ttlMs: number): Promise<boolean> {
+    return (await this.acquire(id, holder, ttlMs)).acquired;
+  }
+
+  async release(id: string, holder: string): Promise<void> {
+    await this.#query(id, 'lease', `DELETE FROM ${LEASES} WHERE session_id = $1 AND holder = $2`, [id, holder]);
+  }
+}

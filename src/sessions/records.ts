@@ -1,0 +1,109 @@
+import type { Message, ToolMessage } from '../messages/types.js';
+import { validateMessageShapes } from '../messages/validate.js';
+import { sessionReplacer, sessionReviver } from './serialize.js';
+
+/** One saved checkpoint of a session, as session.checkpoints() lists it. */
+export interface SessionCheckpoint {
+  /** Pass it to session.rewind(). */
+  id: string;
+  /** The turn it belongs to (1 for the session's first turn). */
+  turn: number;
+  /** Model replies of that turn so far (0 when the turn had just started). */
+  step: number;
+  /** When it was saved, in ms since the epoch. */
+  time: number;
+  /** Messages in the transcript at that point. */
+  messageCount: number;
+  /** The transcript's estimated size at that point, in tokens. */
+  tokens: number;
+}
+
+/** A tool call a turn stopped before, waiting for session.approve() or session.reject(). */
+export interface RecordedApproval {
+  toolCallId: string;
+  toolName: string;
+  arguments: unknown;
+}
+
+/**
+ * What a session's log holds, one record at a time; a store keeps a batch of records per
+ * entry (one save), and replaying every record in order gives the session's state. Records
+ * only add what a step added, so a save costs what is new; `rewrite` (after a compaction) is
+ * the one that carries the whole transcript.
+ */
+export type SessionRecord =
+  /** Messages appended to the transcript. */
+  | { type: 'messages'; messages: Message[] }
+  /** The whole transcript, replacing what was there (a compaction rewrote it). */
+  | { type: 'rewrite'; messages: Message[] }
+  /** A turn started; it stays pending until turn.done. */
+  | { type: 'turn.start'; turn: number }
+  /** The pending turn finished. */
+  | { type: 'turn.done' }
+  /** Tool calls about to run (a crash leaves them "running"). */
+  | { type: 'tools.running'; toolCallIds: string[] }
+  /** One tool call's result, kept with the pending turn until its step ends. */
+  | { type: 'tool.result'; message: ToolMessage }
+  /** The step's results join the transcript, in this (call) order. */
+  | { type: 'tool.results'; toolCallIds: string[] }
+  /** The turn stopped before these calls until each is approved or rejected. */
+  | { type: 'approval.requested'; approvals: RecordedApproval[] }
+  /** A decision on one of them. */
+  | { type: 'approval.decided'; toolCallId: string; approved: boolean; reason?: string }
+  /** A checkpoint of everything above it. */
+  | { type: 'checkpoint'; checkpoint: SessionCheckpoint }
+  /** Makes checkpoint `to` current again (null: the empty session before the first turn). */
+  | { type: 'rewind'; to: string | null };
+
+/** One store entry: a batch of records saved together, as a single line of JSON. */
+export function encodeEntry(records: readonly SessionRecord[]): string {
+  return JSON.stringify(records, sessionReplacer);
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
+
+function checkRecord(record: unknown): asserts record is SessionRecord {
+  const r = record as Record<string, unknown> | null;
+  const ok = (() => {
+    switch (r?.type) {
+      case 'messages':
+      case 'rewrite':
+        validateMessageShapes(r.messages);
+        return true;
+      case 'turn.start':
+        return typeof r.turn === 'number';
+      case 'turn.done':
+        return true;
+      case 'tools.running':
+      case 'tool.results':
+        return isStrings(r.toolCallIds);
+      case 'tool.result':
+        validateMessageShapes([r.message]);
+        return (r.message as Message).role === 'tool';
+      case 'approval.requested':
+        return Array.isArray(r.approvals) && r.approvals.every((a) => isString(a?.toolCallId) && isString(a?.toolName));
+      case 'approval.decided':
+        return isString(r.toolCallId) && typeof r.approved === 'boolean';
+      case 'checkpoint': {
+        const c = r.checkpoint as Record<string, unknown> | null;
+        return (
+          isString(c?.id) && ['turn', 'step', 'time', 'messageCount', 'tokens'].every((k) => typeof c?.[k] === 'number')
+        );
+      }
+      case 'rewind':
+        return r.to === null || isString(r.to);
+      default:
+        return false;
+    }
+  })();
+  if (!ok) throw new Error(`a record ${JSON.stringify(record).slice(0, 120)} is not one this library writes`);
+}
+
+/** Reads one store entry back; throws a plain Error saying what is wrong when it is not one. */
+export function decodeEntry(entry: string): SessionRecord[] {
+  const records = JSON.parse(entry, sessionReviver) as unknown;
+  if (!Array.isArray(records)) throw new Error('an entry is not a list of records');
+  for (const record of records) checkRecord(record);
+  return records as SessionRecord[];
+}

@@ -1,0 +1,55 @@
+import type { AgentEvent } from '../contracts/agent-event.js';
+import type { AgentResult } from '../contracts/agent-result.js';
+import type { ToolApproval } from '../executor/approvals.js';
+import { emptyUsage } from '../executor/usage.js';
+import { contentText } from '../messages/content.js';
+import type { Message } from '../messages/types.js';
+import { validateMessageShapes } from '../messages/validate.js';
+import type { SessionRecord } from './records.js';
+import type { SessionLog } from './session-log.js';
+import type { SessionState } from './session-state.js';
+import type { SessionRunner, SessionTurnOptions } from './session-types.js';
+import { TurnRecorder } from './turn-recorder.js';
+
+/** The records that start a turn on `input`: the system prompt on the first turn, the input, turn.start. */
+export function startRecords(state: SessionState, input: string | Message, instructions: string | undefined) {
+  const next: Message = typeof input === 'string' ? { role: 'user', content: input } : input;
+  validateMessageShapes([next]);
+  const records: SessionRecord[] = [];
+  const added: Message[] = [next];
+  if (instructions !== undefined && instructions !== '' && !state.messages.some((m) => m.role === 'system')) {
+    const system: Message = { role: 'system', content: instructions };
+    if (state.messages.length === 0) added.unshift(system);
+    else records.push({ type: 'rewrite', messages: [system, ...state.messages] });
+  }
+  records.push({ type: 'messages', messages: added }, { type: 'turn.start', turn: state.turns + 1 });
+  return records;
+}
+
+/**
+ * Runs the pending turn from the saved state (the transcript and the open step's results),
+ * saving at every checkpoint of the run, then how it ended.
+ */
+export async function runTurn(
+  log: SessionLog,
+  runner: SessionRunner,
+  approvals: Record<string, ToolApproval>,
+  options: SessionTurnOptions,
+  emit: ((event: AgentEvent) => void) | undefined,
+): Promise<AgentResult> {
+  const open = log.state.openResults();
+  const input = structuredClone([...log.state.messages, ...open]); // the run may change its messages in place
+  const recorder = new TurnRecorder(log, input, input.slice(input.length - open.length) as typeof open);
+  const result = await runner.run(input, { ...options, approvals, onCheckpoint: recorder.onCheckpoint }, emit);
+  await recorder.finish(result);
+  return result;
+}
+
+/** The result of a turn whose answer was saved but not its end (resume() only closes it), else undefined. */
+export function answeredTurn(state: SessionState): AgentResult | undefined {
+  const last = state.messages.at(-1);
+  if (last?.role !== 'assistant' || (last.toolCalls ?? []).length > 0) return undefined;
+  const text = contentText(last.content);
+  const messages = [...state.messages];
+  return { runId: 'resumed', text, messages, usage: emptyUsage(), steps: 0, finishReason: 'stop', status: 'done' };
+}

@@ -1,0 +1,151 @@
+import { spawn } from 'node:child_process';
+import { hostname } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { createAgent } from '../agent/create-agent.js';
+import { tool } from '../executor/tool.js';
+import { rejection, thrown } from '../test-support/errors.js';
+import { mockModel } from '../testing/mock-model.js';
+import { encodeEntry } from './records.js';
+import { MemorySessionStore } from './store.js';
+
+/** A tool that waits until the test lets it finish. */
+function gate() {
+  let open: () => void = () => {};
+  let entered: () => void = () => {};
+  const opened = new Promise<void>((r) => {
+    open = r;
+  });
+  const started = new Promise<void>((r) => {
+    entered = r;
+  });
+  const wait = tool({
+    name: 'wait',
+    parameters: { type: 'object' },
+    execute: async () => {
+      entered();
+      await opened;
+      return 'waited';
+    },
+  });
+  return { tool: wait, open, started };
+}
+
+const callsWait = () => mockModel([{ toolCalls: [{ id: 'w1', name: 'wait' }] }, 'done']);
+
+/** Waits (polling) until `check` holds; what is asserted is the outcome, never the time. */
+async function eventually(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('the condition never held');
+}
+
+describe('one writer per session', () => {
+  it('rejects a second writer with LOUSHO_SESSION_BUSY while a turn holds the lease, and loses no turn', async () => {
+    const store = new MemorySessionStore();
+    const { tool: wait, open, started } = gate();
+    const agent = createAgent({
+      provider: mockModel([{ toolCalls: [{ id: 'w1', name: 'wait' }] }, 'first', 'second']),
+      tools: [wait],
+    });
+    const a = agent.session({ id: 's', store });
+    const b = agent.session({ id: 's', store });
+    const turn = a.send('one');
+    await started;
+    const busy = await rejection(b.send('two'));
+    expect(busy.code).toBe('LOUSHO_SESSION_BUSY');
+    expect(busy.message).toContain('another writer');
+    expect((await rejection(b.compact())).code).toBe('LOUSHO_SESSION_BUSY');
+    open();
+    await turn;
+    await b.send('two');
+    expect(b.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['one', 'two']);
+  });
+
+  it('fails a writer whose session changed under it with LOUSHO_SESSION_CONFLICT, and keeps the other write', async () => {
+    const store = new MemorySessionStore();
+    const { tool: wait, open, started } = gate();
+    const session = createAgent({ provider: callsWait(), tools: [wait] }).session({ id: 's', store });
+    const turn = session.send('go');
+    await started;
+    const { version } = await store.read('s');
+    const foreign = encodeEntry([{ type: 'messages', messages: [{ role: 'user', content: 'from elsewhere' }] }]);
+    await store.append('s', foreign, version);
+    open();
+    const error = await rejection(turn);
+    expect(error.code).toBe('LOUSHO_SESSION_CONFLICT');
+    expect((await store.read('s')).entries.at(-1)).toBe(foreign);
+  });
+
+  it('fails a writer that lost its lease with LOUSHO_SESSION_CONFLICT at its next save', async () => {
+    let renewed: (ok: boolean) => void = () => {};
+    const refused = new Promise<void>((done) => {
+      renewed = (ok) => {
+        if (!ok) done();
+      };
+    });
+    class Watched extends MemorySessionStore {
+      override async renew(id: string, holder: string, ttlMs: number): Promise<boolean> {
+        const ok = await super.renew(id, holder, ttlMs);
+        renewed(ok);
+        return ok;
+      }
+    }
+    const store = new Watched();
+    const { tool: wait, open, started } = gate();
+    const session = createAgent({ provider: callsWait(), tools: [wait] }).session({ id: 's', store, leaseMs: 60 });
+    const turn = session.send('go');
+    await started;
+    const current = await store.acquire('s', 'thief', 60_000);
+    expect((await store.acquire('s', 'thief', 60_000, current.holder)).acquired).toBe(true);
+    await refused;
+    open();
+    const error = await rejection(turn);
+    expect(error.code).toBe('LOUSHO_SESSION_CONFLICT');
+    expect(error.message).toContain('lost its lease');
+  });
+
+  it('lets resume() take over a turn whose writer stopped renewing, once its lease runs out', async () => {
+    const store = new MemorySessionStore();
+    const agent = createAgent({ provider: mockModel([new Error('down'), 'recovered']) });
+    const first = agent.session({ id: 's', store });
+    await rejection(first.send('go'));
+    await store.acquire('s', 'other-host:4242:abcd', 200); // a writer elsewhere that died
+    const second = agent.session({ id: 's', store });
+    expect((await rejection(second.resume())).code).toBe('LOUSHO_SESSION_BUSY');
+    let text = '';
+    await eventually(() =>
+      second.resume().then(
+        (result) => {
+          text = result.text;
+          return true;
+        },
+        (error: { code?: string }) => (error.code === 'LOUSHO_SESSION_BUSY' ? false : Promise.reject(error)),
+      ),
+    );
+    expect(text).toBe('recovered');
+  });
+
+  it('takes over at once a lease whose holder was a process of this machine that is gone', async () => {
+    const store = new MemorySessionStore();
+    const agent = createAgent({ provider: mockModel([new Error('down'), 'recovered']) });
+    await rejection(agent.session({ id: 's', store }).send('go'));
+    const child = spawn(process.execPath, ['-e', '0']);
+    await new Promise((done) => child.on('exit', done));
+    await store.acquire('s', `${hostname()}:${child.pid}:dead`, 600_000);
+    expect((await agent.session({ id: 's', store }).resume()).text).toBe('recovered');
+  });
+});
+
+describe('agent.session() options', () => {
+  it('rejects a store that is not a SessionStore (such as one written for the old load/save contract)', () => {
+    const agent = createAgent({ provider: mockModel([]) });
+    const old = { load: async () => undefined, save: async () => {}, delete: async () => {} };
+    const error = thrown(() => agent.session({ store: old as never }));
+    expect(error.code).toBe('LOUSHO_CONFIG_INVALID');
+    expect(error.message).toContain('read, append, acquire, renew, release');
+    expect(() => agent.session({ id: '' })).toThrow(expect.objectContaining({ code: 'LOUSHO_CONFIG_INVALID' }));
+    expect(() => agent.session({ leaseMs: 5 })).toThrow(expect.objectContaining({ code: 'LOUSHO_CONFIG_INVALID' }));
+  });
+});

@@ -1,0 +1,173 @@
+import type { Message, ToolMessage } from '../messages/types.js';
+import type { RecordedApproval, SessionCheckpoint, SessionRecord } from './records.js';
+
+/** The durable state of a turn that has not finished (a crash, an error, or a pause for approval). */
+export interface PendingTurn {
+  /** The turn's number (1 for the session's first turn). */
+  turn: number;
+  /** Model replies of the turn saved so far. */
+  step: number;
+  /** Tool calls that were running at the last save. */
+  running: Set<string>;
+  /** Results of the open step's calls that finished, by toolCallId (they join the transcript when the step ends). */
+  results: Map<string, ToolMessage>;
+  /** Calls the turn stopped before, waiting for a decision. */
+  awaiting: RecordedApproval[];
+  /** Decisions taken on them. */
+  decisions: Map<string, { approved: boolean; reason?: string }>;
+}
+
+interface Snapshot {
+  /** The transcript at the checkpoint: the first `length` messages of `messages`, which only ever grows. */
+  messages: Message[];
+  length: number;
+  pending: PendingTurn | undefined;
+  turns: number;
+  lastIdle: string | null;
+}
+
+function copyPending(p: PendingTurn | undefined): PendingTurn | undefined {
+  if (p === undefined) return undefined;
+  return {
+    turn: p.turn,
+    step: p.step,
+    running: new Set(p.running),
+    results: new Map(p.results),
+    awaiting: [...p.awaiting],
+    decisions: new Map(p.decisions),
+  };
+}
+
+/**
+ * A session's state as its log says: replays records one at a time (the same code for a
+ * session read from its store and for one that is writing), and keeps a snapshot per
+ * checkpoint so rewind() can make any of them current again. Appending messages only pushes
+ * onto the current array; a rewrite or a rewind starts a new one, so every snapshot stays valid.
+ */
+export class SessionState {
+  messages: Message[] = [];
+  pending: PendingTurn | undefined;
+  /** Turns in the current history (the next turn is turns + 1). */
+  turns = 0;
+  /** Every checkpoint saved, in order (rewound ones included, until clear()). */
+  readonly checkpoints: SessionCheckpoint[] = [];
+  /** The id of the checkpoint the state is at, if any. */
+  current: string | undefined;
+  /** The last checkpoint of the current history taken between turns (null: the empty session). */
+  lastIdle: string | null = null;
+  readonly #snapshots = new Map<string, Snapshot>();
+
+  get status(): 'idle' | 'turn_pending' | 'awaiting_approval' {
+    if (this.pending === undefined) return 'idle';
+    return this.pending.awaiting.length > 0 ? 'awaiting_approval' : 'turn_pending';
+  }
+
+  /** The calls the pending turn waits on that have no decision yet. */
+  undecided(): RecordedApproval[] {
+    const pending = this.pending;
+    return (pending?.awaiting ?? []).filter((a) => !pending?.decisions.has(a.toolCallId));
+  }
+
+  /** The open step's finished results, in the order of the last assistant message's calls. */
+  openResults(): ToolMessage[] {
+    const results = this.pending?.results;
+    if (results === undefined || results.size === 0) return [];
+    const last = this.messages.findLast((m) => m.role === 'assistant');
+    const order = last?.role === 'assistant' ? (last.toolCalls ?? []).map((c) => c.id) : [];
+    return order.flatMap((id) => results.get(id) ?? []);
+  }
+
+  apply(record: SessionRecord): void {
+    const pending = this.pending;
+    switch (record.type) {
+      case 'messages':
+        this.messages.push(...record.messages);
+        return;
+      case 'rewrite':
+        this.messages = [...record.messages];
+        pending?.results.clear();
+        return;
+      case 'turn.start':
+        this.pending = {
+          turn: record.turn,
+          step: 0,
+          running: new Set(),
+          results: new Map(),
+          awaiting: [],
+          decisions: new Map(),
+        };
+        this.turns = record.turn;
+        return;
+      case 'turn.done':
+        this.pending = undefined;
+        return;
+      case 'tools.running':
+        for (const id of record.toolCallIds) pending?.running.add(id);
+        if (pending !== undefined)
+          pending.awaiting = pending.awaiting.filter((a) => !pending.running.has(a.toolCallId));
+        return;
+      case 'tool.result':
+        pending?.results.set(record.message.toolCallId, record.message);
+        pending?.running.delete(record.message.toolCallId);
+        if (pending !== undefined)
+          pending.awaiting = pending.awaiting.filter((a) => a.toolCallId !== record.message.toolCallId);
+        return;
+      case 'tool.results':
+        for (const id of record.toolCallIds) {
+          const result = pending?.results.get(id);
+          if (result !== undefined) this.messages.push(result);
+        }
+        if (pending !== undefined) {
+          pending.results.clear();
+          pending.running.clear();
+          pending.awaiting = [];
+          pending.decisions.clear();
+        }
+        return;
+      case 'approval.requested':
+        if (pending !== undefined) pending.awaiting = [...record.approvals];
+        return;
+      case 'approval.decided':
+        pending?.decisions.set(
+          record.toolCallId,
+          record.reason === undefined
+            ? { approved: record.approved }
+            : { approved: record.approved, reason: record.reason },
+        );
+        return;
+      case 'checkpoint':
+        this.#checkpoint(record.checkpoint);
+        return;
+      case 'rewind':
+        this.#rewind(record.to);
+        return;
+    }
+  }
+
+  #checkpoint(checkpoint: SessionCheckpoint): void {
+    if (this.pending !== undefined) this.pending.step = checkpoint.step;
+    else this.lastIdle = checkpoint.id;
+    this.checkpoints.push(checkpoint);
+    this.current = checkpoint.id;
+    this.#snapshots.set(checkpoint.id, {
+      messages: this.messages,
+      length: this.messages.length,
+      pending: copyPending(this.pending),
+      turns: this.turns,
+      lastIdle: this.lastIdle,
+    });
+  }
+
+  #rewind(to: string | null): void {
+    const snapshot = to === null ? undefined : this.#snapshots.get(to);
+    this.messages = snapshot === undefined ? [] : snapshot.messages.slice(0, snapshot.length);
+    this.pending = copyPending(snapshot?.pending);
+    this.turns = snapshot?.turns ?? 0;
+    this.lastIdle = snapshot?.lastIdle ?? null;
+    this.current = snapshot === undefined ? undefined : (to as string);
+  }
+
+  has(checkpointId: string): boolean {
+    return this.#snapshots.has(checkpointId);
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The session stores the tests run on, in this process and in child processes: memory,
+ * file, SQLite, and the real Redis (REDIS_URL) and PostgreSQL (LOUSHO_PG_URL) servers that
+ * .ci/run starts, when they answer. A store whose server does not answer is left out with a
+ * printed reason.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import type { StoreKind, StoreSpec } from './open-store.js';
+
+export { type OpenStore, openStore, type StoreKind, type StoreSpec } from './open-store.js';
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const PG_URL = process.env.LOUSHO_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function redisAnswers(): Promise<string | undefined> {
+  const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  try {
+    await client.connect();
+    await client.ping();
+    return undefined;
+  } catch (error) {
+    return `no Redis answers at ${REDIS_URL} (${(error as Error).message}); .ci/run starts one and sets REDIS_URL`;
+  } finally {
+    client.disconnect();
+  }
+}
+
+async function postgresAnswers(): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return undefined;
+  } catch (error) {
+    return `no PostgreSQL answers at ${PG_URL} (${(error as Error).message}); .ci/run starts one and sets LOUSHO_PG_URL`;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+let checked: Promise<Record<'redis' | 'postgres', string | undefined>> | undefined;
+
+/** Why the Redis and PostgreSQL stores are left out (undefined: they answer); printed once per test file. */
+export function serverProblems(): Promise<Record<'redis' | 'postgres', string | undefined>> {
+  checked ??= Promise.all([redisAnswers(), postgresAnswers()]).then(([redis, postgres]) => {
+    if (redis !== undefined) console.warn(`Skipping the KVSessionStore (Redis) tests: ${redis}.`);
+    if (postgres !== undefined) console.warn(`Skipping the PostgresSessionStore tests: ${postgres}.`);
+    return { redis, postgres };
+  });
+  return checked;
+}
+
+/** A PostgreSQL URL whose tables live in a new schema of their own, so tests do not see each other's rows. */
+export async function isolatedPostgresUrl(): Promise<string> {
+  const schema = `lousho_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA ${schema}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(PG_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.toString();
+}
+
+/** A fresh, empty store of each kind this machine can run (memory only when `withMemory`). */
+export async function freshSpecs(options: { withMemory: boolean }): Promise<StoreSpec[]> {
+  const problems = await serverProblems();
+  const specs: StoreSpec[] = [];
+  if (options.withMemory) specs.push({ kind: 'memory' });
+  specs.push(await freshSpec('file'), await freshSpec('sqlite'));
+  if (problems.redis === undefined) specs.push(await freshSpec('redis'));
+  if (problems.postgres === undefined) specs.push(await freshSpec('postgres'));
+  return specs;
+}
+
+/** A fresh, empty store of one kind. */
+export async function freshSpec(kind: StoreKind): Promise<StoreSpec> {
+  switch (kind) {
+    case 'memory':
+      return { kind };
+    case 'file':
+      return { kind, dir: await mkdtemp(join(tmpdir(), 'lousho-file-store-')) };
+    case 'sqlite':
+      return { kind, path: join(await mkdtemp(join(tmpdir(), 'lousho-sqlite-store-')), 'sessions.db') };
+    case 'redis':
+      return { kind, url: REDIS_URL, prefix: `lousho-test:${process.pid}:${randomBytes(4).toString('hex')}:` };
+    case 'postgres':
+      return { kind, url: await isolatedPostgresUrl() };
+  }
+}

@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { estimateTokens } from '../src/models/estimate-tokens.js';
-import { countTextTokens, exactTextTokens, MAX_BPE_RUN } from '../src/models/tokenizer.js';
+import { countTextTokens, exactTextTokens, MAX_BPE_PIECE } from '../src/models/tokenizer.js';
 import { formatInt, formatMs, median, seededRandom } from './stats.js';
 
 export interface AdversarialOptions {
@@ -256,7 +256,7 @@ export function runAdversarial(options: AdversarialOptions = {}): AdversarialRep
     { name: 'js-tiktoken 1.0.21 (o200k_base) encode().length', count: (text) => encoder.encode(text, [], []).length },
     { name: 'gpt-tokenizer exact count (exactTextTokens, o200k)', count: (text) => exactTextTokens(text) },
     {
-      name: `countTextTokens (what estimateTokens uses; runs cut at ${MAX_BPE_RUN})`,
+      name: `countTextTokens (what estimateTokens uses; pre-tokens cut at ${MAX_BPE_PIECE})`,
       count: (text) => countTextTokens(text),
     },
   ];

@@ -9,30 +9,7 @@ import {
   toolDefinitionTokens,
 } from './estimate-tokens.js';
 import { anthropicImageTokens, imageTokens, openAIImageTokens, readImageSize } from './image-tokens.js';
-import { countTextTokens, exactTextTokens, MAX_BPE_RUN } from './tokenizer.js';
-
-describe('countTextTokens', () => {
-  it('gives the exact o200k count on ordinary text', () => {
-    const text = 'The quick brown fox jumps over the lazy dog.\nfunction add(a, b) { return a + b; }';
-    expect(countTextTokens(text)).toBe(exactTextTokens(text));
-    expect(countTextTokens('hello world')).toBe(2);
-  });
-
-  it('counts cl100k for older OpenAI models', () => {
-    const text = 'A sentence with a few words in it.';
-    expect(countTextTokens(text, 'cl100k')).toBe(exactTextTokens(text, 'cl100k'));
-  });
-
-  it('counts special-token text as plain text instead of throwing', () => {
-    expect(countTextTokens('a <|endoftext|> b')).toBeGreaterThan(3);
-  });
-
-  it('stays within a few percent of the exact count on a long run without spaces', () => {
-    const run = 'ab'.repeat(MAX_BPE_RUN * 4);
-    const exact = exactTextTokens(run);
-    expect(Math.abs(countTextTokens(run) - exact) / exact).toBeLessThan(0.05);
-  });
-});
+import { countTextTokens } from './tokenizer.js';
 
 describe('estimateTokens', () => {
   const messages: Message[] = [

@@ -119,7 +119,10 @@ export class BpeVocabulary {
 
 const loaded: Partial<Record<TokenizerName, BpeVocabulary>> = {};
 
-/** The vocabulary of `name`, loaded on first use (synchronously; about 0.2 s and 6 MB for o200k). */
+/**
+ * The vocabulary of `name`, loaded on first use, synchronously: for o200k about 0.4 s and
+ * 14 MB on a busy 2-core machine (gpt-tokenizer's own encoding took 0.5 s and 21 MB there).
+ */
 export function bpeVocabulary(name: TokenizerName): BpeVocabulary {
   let vocabulary = loaded[name];
   if (vocabulary === undefined) {

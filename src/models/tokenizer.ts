@@ -1,6 +1,7 @@
 import { pieceTokens, releaseScratch } from './bpe-count.js';
 import { type BpeVocabulary, bpeVocabulary } from './bpe-vocabulary.js';
 import type { TokenizerName } from './model-info.js';
+import { o200kPieceEnd } from './o200k-pieces.js';
 
 /**
  * Pre-tokens (runs of letters, of CJK, of punctuation or of spaces, which BPE never merges
@@ -22,11 +23,11 @@ export const SAMPLE_EVERY = 2;
 /** Pre-tokens longer than this are cut even by exactTextTokens: positions in one merge stay below 2^26 bytes. */
 const EXACT_LIMIT = 2 ** 24;
 
-/** The end of the chunk of at most `size` units that starts at `from`, never inside a surrogate pair. */
-function chunkEnd(piece: string, from: number, size = MAX_BPE_PIECE): number {
-  const to = Math.min(piece.length, from + size);
-  const last = piece.charCodeAt(to - 1);
-  return to < piece.length && last >= 0xd800 && last <= 0xdbff ? to - 1 : to;
+/** The end of the chunk of at most `size` units from `from` to `limit`, never inside a surrogate pair. */
+function chunkEnd(text: string, from: number, size = MAX_BPE_PIECE, limit = text.length): number {
+  const to = Math.min(limit, from + size);
+  const last = text.charCodeAt(to - 1);
+  return to < limit && last >= 0xd800 && last <= 0xdbff ? to - 1 : to;
 }
 
 /**
@@ -57,24 +58,33 @@ function longPieceTokens(vocabulary: BpeVocabulary, piece: string, memo: Map<str
   return tokens + Math.round((tokens / countedChars) * skippedChars);
 }
 
+/** The end of the pre-token at `start`: by the ASCII scan for o200k where it can tell, else by the pattern. */
+function pieceEnd(text: string, start: number, vocabulary: BpeVocabulary, scan: boolean): number {
+  const end = scan ? o200kPieceEnd(text, start) : -1;
+  if (end >= 0) return end;
+  vocabulary.split.lastIndex = start;
+  const match = vocabulary.split.exec(text);
+  // Every character starts a match of the pattern, so the match is at `start`.
+  if (match === null || match.index !== start) throw new Error(`The pre-tokenizer skipped text at ${start}.`);
+  return start + match[0].length;
+}
+
 function count(text: string, tokenizer: TokenizerName, exact: boolean): number {
-  if (text === '') return 0;
   const vocabulary = bpeVocabulary(tokenizer);
-  const split = vocabulary.split;
-  split.lastIndex = 0;
+  const scan = tokenizer === 'o200k';
   let memo: Map<string, number> | undefined;
   let total = 0;
-  for (let match = split.exec(text); match !== null; match = split.exec(text)) {
-    const piece = match[0];
-    if (piece.length <= MAX_BPE_PIECE) total += pieceTokens(vocabulary, piece, 0, piece.length);
+  for (let start = 0, end = 0; start < text.length; start = end) {
+    end = pieceEnd(text, start, vocabulary, scan);
+    if (end - start <= MAX_BPE_PIECE) total += pieceTokens(vocabulary, text, start, end);
     else if (exact) {
-      for (let from = 0, to = 0; from < piece.length; from = to) {
-        to = chunkEnd(piece, from, EXACT_LIMIT);
-        total += pieceTokens(vocabulary, piece, from, to);
+      for (let from = start, to = start; from < end; from = to) {
+        to = chunkEnd(text, from, EXACT_LIMIT, end);
+        total += pieceTokens(vocabulary, text, from, to);
       }
     } else {
       memo ??= new Map();
-      total += longPieceTokens(vocabulary, piece, memo);
+      total += longPieceTokens(vocabulary, text.slice(start, end), memo);
     }
   }
   releaseScratch();

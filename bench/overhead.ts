@@ -8,7 +8,11 @@
  *   (a) estimateTokens from scratch (same tokenizer, fresh message objects, so no cache);
  *   (b) LangChain.js trimMessages (strategy 'last', maxTokens 128,000) with a js-tiktoken
  *       o200k token counter;
- *   (c) a recount of every message with js-tiktoken o200k_base, as Mastra's TokenLimiter does.
+ *   (c) a recount of every message with js-tiktoken o200k_base, as Mastra's TokenLimiter does;
+ *   (d) a plain recount of every message's text with gpt-tokenizer's countTokens (o200k), no
+ *       per-message cache: what a library without its own estimator would do.
+ * Every ratio is stated with the run's length (steps and final tokens): the hook's cost
+ * follows what is new and a recount's follows the transcript, so the ratio grows with it.
  *
  * Run: npx tsx bench/overhead.ts
  */
@@ -22,6 +26,7 @@ import {
   ToolMessage,
   trimMessages,
 } from '@langchain/core/messages';
+import { countTokens as gptTokenizerCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { createCompactionHook } from '../src/compaction/compaction-hook.js';
@@ -83,6 +88,8 @@ export interface OverheadReport {
   finalTokens: number;
   /** js-tiktoken o200k count of the final transcript, as baseline (c) counts it. */
   finalTiktokenTokens: number;
+  /** gpt-tokenizer's count of the final transcript's text, as baseline (d) counts it. */
+  finalGptTokenizerTokens: number;
   /** The hook at every step. */
   hook: StepTimes;
   /** The hook at the steps where the baselines were timed. */
@@ -91,6 +98,11 @@ export interface OverheadReport {
   hookFirstTenthMedianMs: number;
   hookLastTenthMedianMs: number;
   baselines: BaselineTimes[];
+  /**
+   * How the ratios grow with the run: at a few sampled steps, the transcript's tokens there
+   * and each baseline's time at that step over the hook's median over the 25 steps up to it.
+   */
+  byLength: { step: number; tokens: number; ratios: number[] }[];
   /** Sampled steps where estimateTokens from scratch differed from what the hook measured (0 expected). */
   estimateMismatches: number;
   /** What trimMessages did at the last step. */
@@ -196,6 +208,15 @@ function mastraText(message: Message): string {
   return text;
 }
 
+/** The text a plain recount counts for a message: its content and its tool calls' names and arguments. */
+function plainText(message: Message): string {
+  let text = contentText(message.content);
+  if (message.role === 'assistant') {
+    for (const call of message.toolCalls ?? []) text += call.name + argumentsText(call.arguments);
+  }
+  return text;
+}
+
 /** Mastra's per-message framing (TOKENS_PER_MESSAGE). */
 const MASTRA_MESSAGE_TOKENS = 3.8;
 
@@ -250,6 +271,7 @@ function baselines(encoder: Tiktoken, trimMaxTokens: number) {
   let lastTrim = { keptMessages: 0, counterCalls: 0, tokensHanded: 0 };
   let lastScratchTokens = 0;
   let lastTiktokenTokens = 0;
+  let lastGptTokenizerTokens = 0;
 
   const fromScratch = (messages: readonly Message[]): number => {
     const fresh = messages.map((m) => ({ ...m }) as Message);
@@ -293,11 +315,26 @@ function baselines(encoder: Tiktoken, trimMaxTokens: number) {
     return ms;
   };
 
+  const gptTokenizerRecount = (messages: readonly Message[]): number => {
+    const t = performance.now();
+    let total = 0;
+    for (const message of messages) total += gptTokenizerCount(plainText(message));
+    const ms = performance.now() - t;
+    lastGptTokenizerTokens = total;
+    return ms;
+  };
+
   return {
     fromScratch,
     langChain,
     tiktokenRecount,
-    last: () => ({ trim: lastTrim, scratchTokens: lastScratchTokens, tiktokenTokens: lastTiktokenTokens }),
+    gptTokenizerRecount,
+    last: () => ({
+      trim: lastTrim,
+      scratchTokens: lastScratchTokens,
+      tiktokenTokens: lastTiktokenTokens,
+      gptTokenizerTokens: lastGptTokenizerTokens,
+    }),
   };
 }
 
@@ -326,6 +363,7 @@ export async function runOverhead(options: OverheadOptions = {}): Promise<Overhe
         bench.fromScratch(warm);
         await bench.langChain(warm.map(toLangChain));
         bench.tiktokenRecount(warm);
+        bench.gptTokenizerRecount(warm);
       }
     }
   }
@@ -358,6 +396,7 @@ export async function runOverhead(options: OverheadOptions = {}): Promise<Overhe
   const scratchTimes: number[] = [];
   const trimTimes: number[] = [];
   const recountTimes: number[] = [];
+  const gptRecountTimes: number[] = [];
   let recountTokens = 0;
   let estimateMismatches = 0;
   for (const step of sampledSteps) {
@@ -367,6 +406,7 @@ export async function runOverhead(options: OverheadOptions = {}): Promise<Overhe
     trimTimes.push(await bench.langChain(langChainMessages.slice(0, length)));
     recountTimes.push(bench.tiktokenRecount(prefix));
     recountTokens += bench.last().tiktokenTokens;
+    gptRecountTimes.push(bench.gptTokenizerRecount(prefix));
     if (bench.last().scratchTokens !== tokensAt[step]) estimateMismatches++;
     if (step % (sampleEvery * 8) === 0) {
       log(`overhead: baselines at step ${step} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
@@ -392,6 +432,19 @@ export async function runOverhead(options: OverheadOptions = {}): Promise<Overhe
     recountTimes,
   );
   const tenth = Math.max(1, Math.floor(steps / 10));
+  const baselineTimes = [scratchTimes, trimTimes, recountTimes, gptRecountTimes];
+  const byLength = [steps / 10, steps / 4, steps / 2, steps]
+    .map((target) => sampledSteps.find((s) => s >= target))
+    .filter((s, i, all): s is number => s !== undefined && all.indexOf(s) === i)
+    .map((step) => {
+      const at = sampledSteps.indexOf(step);
+      const hookThere = median(hookTimes.slice(Math.max(0, step - 25), step));
+      return {
+        step,
+        tokens: tokensAt[step] as number,
+        ratios: baselineTimes.map((t) => (t[at] as number) / hookThere),
+      };
+    });
   // js-tiktoken's rate over every sampled recount of (c), in tokens per second.
   const tiktokenRate = recountTokens / (recountTimes.reduce((a, b) => a + b, 0) / 1000);
   return {
@@ -403,6 +456,7 @@ export async function runOverhead(options: OverheadOptions = {}): Promise<Overhe
     finalChars: messages.reduce((n, m) => n + mastraText(m).length - m.role.length, 0),
     finalTokens: tokensAt[steps] as number,
     finalTiktokenTokens: Math.round(last.tiktokenTokens),
+    finalGptTokenizerTokens: last.gptTokenizerTokens,
     hook: hookSummary,
     hookAtSampledSteps: summarize(sampledSteps.map((s) => hookTimes[s - 1] as number)),
     hookFirstTenthMedianMs: median(hookTimes.slice(0, tenth)),
@@ -419,7 +473,13 @@ export async function runOverhead(options: OverheadOptions = {}): Promise<Overhe
         trimTimes,
       ),
       recount,
+      compare(
+        '(d) gpt-tokenizer recount of every message',
+        "gpt-tokenizer 4.0.0 countTokens (o200k) of each message's content and tool-call names and arguments, summed, every step, with no per-message cache (gpt-tokenizer's own merge cache on, as by default)",
+        gptRecountTimes,
+      ),
     ],
+    byLength,
     estimateMismatches,
     trim: {
       maxTokens: trimMaxTokens,
@@ -444,7 +504,8 @@ export function renderOverheadMarkdown(r: OverheadReport): string {
     `A scripted run of ${formatInt(r.steps)} steps; each step appends one assistant tool call and its tool result ` +
       `(real bash calls and outputs from the corpus, ${formatInt(r.corpusPairs)} pairs cycled, the step number added to each). ` +
       `The final transcript has ${formatInt(r.finalMessages)} messages, ${formatInt(r.finalChars)} characters and ` +
-      `**${formatInt(r.finalTokens)} tokens** by estimateTokens (${formatInt(r.finalTiktokenTokens)} by the js-tiktoken recount of (c)).`,
+      `**${formatInt(r.finalTokens)} tokens** by estimateTokens (${formatInt(r.finalTiktokenTokens)} by the js-tiktoken recount of (c), ` +
+      `${formatInt(r.finalGptTokenizerTokens)} by the gpt-tokenizer recount of (d), which counts no framing).`,
   );
   lines.push('');
   lines.push(
@@ -452,23 +513,36 @@ export function renderOverheadMarkdown(r: OverheadReport): string {
       `time is the measuring alone); its \`preGenerate\` gets \`{ model: 'gpt-4.1', messages, tools: [BASH_TOOL] }\` and is timed ` +
       `at every step. The baselines are expensive, so they are timed at every ${r.sampleEvery}th step and at the last step ` +
       `(${r.sampledSteps.length} steps), on the same transcript prefixes, after the hook's run. ` +
-      `Ratios are baseline / hook, against the hook's median and p99 over all ${formatInt(r.steps)} steps. ` +
+      `Ratios are baseline / hook, against the hook's median and p99 over all ${formatInt(r.steps)} steps, for this run's ` +
+      `length: the hook's cost follows what is new and a recount's the whole transcript, so the ratios grow with the run ` +
+      '(see the table after this one). ' +
       `With ${r.sampledSteps.length} samples a baseline's p99 is its maximum, reached at or near the last (largest) step.`,
   );
   lines.push('');
   lines.push(
-    '| method | steps timed | median / step | p99 / step | at the last step | median ratio | p99 ratio | last-step ratio |',
+    '| method | steps timed | median / step | p99 / step | at the last step | median ratio | p99 ratio | last-step ratio | run |',
   );
-  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---|');
+  const run = `${formatInt(r.steps)} steps, ${formatInt(r.finalTokens)} tokens at the end`;
   const row = (label: string, s: StepTimes, ratios?: BaselineTimes) =>
     `| ${label} | ${s.samples} | ${formatMs(s.medianMs)} | ${formatMs(s.p99Ms)} | ${formatMs(s.lastStepMs)} | ` +
     `${ratios ? formatRatio(ratios.medianRatio) : '1x'} | ${ratios ? formatRatio(ratios.p99Ratio) : '1x'} | ` +
-    `${ratios ? formatRatio(ratios.lastStepRatio) : '1x'} |`;
+    `${ratios ? formatRatio(ratios.lastStepRatio) : '1x'} | ${run} |`;
   lines.push(row('**compaction hook** (preGenerate), every step', r.hook));
   lines.push(
-    `| compaction hook, at the sampled steps only | ${r.hookAtSampledSteps.samples} | ${formatMs(r.hookAtSampledSteps.medianMs)} | ${formatMs(r.hookAtSampledSteps.p99Ms)} | ${formatMs(r.hookAtSampledSteps.lastStepMs)} | | | |`,
+    `| compaction hook, at the sampled steps only | ${r.hookAtSampledSteps.samples} | ${formatMs(r.hookAtSampledSteps.medianMs)} | ${formatMs(r.hookAtSampledSteps.p99Ms)} | ${formatMs(r.hookAtSampledSteps.lastStepMs)} | | | | ${run} |`,
   );
   for (const b of r.baselines) lines.push(row(b.label, b, b));
+  lines.push('');
+  lines.push(
+    "The ratio at a given run length: each baseline's time at that step over the hook's median over the 25 steps up to it.",
+  );
+  lines.push('');
+  lines.push(`| step | transcript tokens | ${r.baselines.map((b) => b.label.split(' ')[0]).join(' | ')} |`);
+  lines.push(`|---:|---:|${r.baselines.map(() => '---:').join('|')}|`);
+  for (const b of r.byLength) {
+    lines.push(`| ${formatInt(b.step)} | ${formatInt(b.tokens)} | ${b.ratios.map(formatRatio).join(' | ')} |`);
+  }
   lines.push('');
   lines.push('What each baseline times:');
   lines.push('');

@@ -1,58 +1,45 @@
 /**
- * Fits the estimator's framing constants to the corpus's provider counts:
- * prompt_tokens - BPE(content, names, arguments) = a + b * plainMessages + c * callOrResultMessages.
- * Run: npx tsx scripts/fit-framing.ts (needs ../shared/corpus).
+ * Fits the estimator's framing constants to the corpus's provider counts (see
+ * bench/framing-fit.ts for the model) and shows what they imply for the library:
+ * MESSAGE_FRAMING_TOKENS (per plain message), the sum of the call and result framing (two
+ * tool messages), ASSISTANT_TEXT_FRAMING_TOKENS, and the request overhead of the model
+ * (the intercept less the request framing and the one tool's definition).
+ * Run: LOUSHO_CORPUS=../shared/corpus/trajectories-raw npx tsx scripts/fit-framing.ts
  */
-import { readCorpus } from '../bench/corpus.js';
-import { contentText } from '../src/messages/content.js';
-import type { Message } from '../src/messages/types.js';
-import { argumentsText } from '../src/models/estimate-tokens.js';
-import { countTextTokens } from '../src/models/tokenizer.js';
+import { BASH_TOOL, readCorpus } from '../bench/corpus.js';
+import { callFeatures, fitFraming } from '../bench/framing-fit.js';
+import {
+  ASSISTANT_TEXT_FRAMING_TOKENS,
+  MESSAGE_FRAMING_TOKENS,
+  REQUEST_FRAMING_TOKENS,
+  TOOL_CALL_FRAMING_TOKENS,
+  TOOL_RESULT_FRAMING_TOKENS,
+  tokenProfile,
+  toolDefinitionTokens,
+} from '../src/models/estimate-tokens.js';
 
-function bpe(m: Message): number {
-  let n = countTextTokens(contentText(m.content));
-  if (m.role === 'assistant') {
-    for (const c of m.toolCalls ?? []) n += countTextTokens(c.name) + countTextTokens(argumentsText(c.arguments));
-  }
-  return n;
-}
-
-function solve(matrix: number[][]): number[] {
-  const k = matrix.length;
-  for (let p = 0; p < k; p++) {
-    for (let q = p + 1; q < k; q++) {
-      const f = (matrix[q]?.[p] ?? 0) / (matrix[p]?.[p] ?? 1);
-      for (let c = p; c <= k; c++) (matrix[q] as number[])[c] = (matrix[q]?.[c] ?? 0) - f * (matrix[p]?.[c] ?? 0);
-    }
-  }
-  const x = new Array<number>(k).fill(0);
-  for (let p = k - 1; p >= 0; p--) {
-    let s = matrix[p]?.[k] ?? 0;
-    for (let c = p + 1; c < k; c++) s -= (matrix[p]?.[c] ?? 0) * (x[c] ?? 0);
-    x[p] = s / (matrix[p]?.[p] ?? 1);
-  }
-  return x;
-}
-
-const k = 3;
-const normal = Array.from({ length: k }, () => new Array<number>(k + 1).fill(0));
-let count = 0;
-for (const t of readCorpus()) {
-  const tokens = t.messages.map(bpe);
-  for (const call of t.calls) {
-    const prefix = t.messages.slice(0, call.prefixLength);
-    const content = tokens.slice(0, call.prefixLength).reduce((a, b) => a + b, 0);
-    const structured = prefix.filter((m) => m.role === 'assistant' || m.role === 'tool').length;
-    const row = [1, prefix.length - structured, structured];
-    const y = call.promptTokens - content;
-    for (let p = 0; p < k; p++) {
-      for (let q = 0; q < k; q++) (normal[p] as number[])[q] = (normal[p]?.[q] ?? 0) + (row[p] ?? 0) * (row[q] ?? 0);
-      (normal[p] as number[])[k] = (normal[p]?.[k] ?? 0) + (row[p] ?? 0) * y;
-    }
-    count++;
-  }
-}
-const [intercept, plain, structured] = solve(normal).map((v) => v.toFixed(2));
+const MODEL = 'gpt-5-mini';
+const corpus = readCorpus();
+if (corpus.length === 0) throw new Error('The corpus was not found: set LOUSHO_CORPUS.');
+const fit = fitFraming(corpus.flatMap(callFeatures));
+const tools = toolDefinitionTokens([BASH_TOOL], tokenProfile(MODEL));
+const library = {
+  perPlainMessage: MESSAGE_FRAMING_TOKENS,
+  perToolMessage: MESSAGE_FRAMING_TOKENS + (TOOL_CALL_FRAMING_TOKENS + TOOL_RESULT_FRAMING_TOKENS) / 2,
+  perAssistantTextBesideCalls: ASSISTANT_TEXT_FRAMING_TOKENS,
+  requestOverhead: tokenProfile(MODEL).requestOverheadTokens ?? 0,
+};
+const f = (n: number) => n.toFixed(2);
+console.log(`${fit.calls} calls of ${fit.trajectories} trajectories (${MODEL}, one tool):`);
+console.log(`  per plain (system or user) message: ${f(fit.perPlainMessage)} (library ${library.perPlainMessage})`);
 console.log(
-  `${count} calls: intercept ${intercept}, per plain message ${plain}, per call or result message ${structured}`,
+  `  per tool message (a call or a result): ${f(fit.perToolMessage)} (library ${library.perToolMessage}: ` +
+    `MESSAGE + (TOOL_CALL + TOOL_RESULT) / 2)`,
+);
+console.log(
+  `  per assistant text beside tool calls: ${f(fit.perAssistantTextBesideCalls)} (library ${library.perAssistantTextBesideCalls})`,
+);
+console.log(
+  `  per request: ${f(fit.intercept)} = request framing ${REQUEST_FRAMING_TOKENS} + bash tool definition ${tools} + ` +
+    `request overhead ${f(fit.intercept - REQUEST_FRAMING_TOKENS - tools)} (library ${library.requestOverhead} for ${MODEL})`,
 );

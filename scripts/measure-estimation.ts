@@ -1,16 +1,17 @@
 /**
  * Measures the token estimator for the README: (1) the error of estimateTokens against
- * the tokenizer's exact count on code, JSON, English prose and CJK text; (2) the cost of
+ * the exact count of gpt-tokenizer (an independent implementation of the same o200k BPE)
+ * on code, JSON, English prose and CJK text; (2) the cost of
  * re-estimating a 2,000-message transcript after one new message, against estimating
  * it from scratch. Run: npx tsx scripts/measure-estimation.ts
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { listTree } from '../src/cli/file-tools.js';
 import type { Message } from '../src/messages/types.js';
 import { estimateTokens, MESSAGE_FRAMING_TOKENS, REQUEST_FRAMING_TOKENS } from '../src/models/estimate-tokens.js';
-import { exactTextTokens } from '../src/models/tokenizer.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
   console.log('|---|---:|---:|---:|---:|');
   const texts = await samples();
   for (const [name, text] of Object.entries(texts)) {
-    const exact = exactTextTokens(text);
+    const exact = countTokens(text, { disallowedSpecial: new Set() });
     const estimate =
       estimateTokens([{ role: 'user', content: text }]) - MESSAGE_FRAMING_TOKENS - REQUEST_FRAMING_TOKENS;
     const error = ((estimate - exact) / exact) * 100;

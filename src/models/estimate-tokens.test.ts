@@ -1,39 +1,23 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Message } from '../messages/types.js';
 import {
+  ASSISTANT_TEXT_FRAMING_TOKENS,
   estimateTokens,
   MESSAGE_FRAMING_TOKENS,
   messageTokens,
   REQUEST_FRAMING_TOKENS,
+  requestFramingTokens,
   TOOL_RESULT_FRAMING_TOKENS,
+  tokenProfile,
   toolDefinitionTokens,
 } from './estimate-tokens.js';
 import { readImageHeader } from './image-header.js';
 import { anthropicImageTokens, imageTokens, openAIImageTokens } from './image-tokens.js';
-import { countTextTokens, exactTextTokens, MAX_BPE_RUN } from './tokenizer.js';
+import { GPT5_REQUEST_OVERHEAD_TOKENS } from './model-table.js';
+import { registerModel, resetModelRegistry } from './registry.js';
+import { countTextTokens } from './tokenizer.js';
 
-describe('countTextTokens', () => {
-  it('gives the exact o200k count on ordinary text', () => {
-    const text = 'The quick brown fox jumps over the lazy dog.\nfunction add(a, b) { return a + b; }';
-    expect(countTextTokens(text)).toBe(exactTextTokens(text));
-    expect(countTextTokens('hello world')).toBe(2);
-  });
-
-  it('counts cl100k for older OpenAI models', () => {
-    const text = 'A sentence with a few words in it.';
-    expect(countTextTokens(text, 'cl100k')).toBe(exactTextTokens(text, 'cl100k'));
-  });
-
-  it('counts special-token text as plain text instead of throwing', () => {
-    expect(countTextTokens('a <|endoftext|> b')).toBeGreaterThan(3);
-  });
-
-  it('stays within a few percent of the exact count on a long run without spaces', () => {
-    const run = 'ab'.repeat(MAX_BPE_RUN * 4);
-    const exact = exactTextTokens(run);
-    expect(Math.abs(countTextTokens(run) - exact) / exact).toBeLessThan(0.05);
-  });
-});
+afterEach(() => resetModelRegistry());
 
 describe('estimateTokens', () => {
   const messages: Message[] = [
@@ -79,6 +63,34 @@ describe('estimateTokens', () => {
     const text: Message[] = [{ role: 'user', content: 'naïve café 東京 '.repeat(50) }];
     expect(estimateTokens(text, 'gpt-4')).not.toBe(estimateTokens(text, 'gpt-4o'));
     expect(estimateTokens({ model: 'gpt-4', messages: text })).toBe(estimateTokens(text, 'gpt-4'));
+  });
+
+  it("adds the model's request overhead once per request: 67 for the GPT-5 family, none for others", () => {
+    const bare = estimateTokens(messages, 'gpt-4.1');
+    expect(GPT5_REQUEST_OVERHEAD_TOKENS).toBe(67);
+    for (const model of ['gpt-5-mini', 'openai/gpt-5', 'gpt-5-nano', 'gpt-5-mini-2025-08-07']) {
+      expect(estimateTokens(messages, model), model).toBe(bare + GPT5_REQUEST_OVERHEAD_TOKENS);
+      expect(estimateTokens({ model, messages: [] }), model).toBe(REQUEST_FRAMING_TOKENS + 67);
+    }
+    expect(estimateTokens(messages, 'gpt-5-chat-latest')).toBe(bare);
+    expect(estimateTokens(messages, 'some-local-model')).toBe(bare);
+    expect(requestFramingTokens(tokenProfile('gpt-5-mini'))).toBe(REQUEST_FRAMING_TOKENS + 67);
+    expect(requestFramingTokens(tokenProfile('gpt-4o'))).toBe(REQUEST_FRAMING_TOKENS);
+  });
+
+  it('takes the request overhead of a registered model', () => {
+    registerModel({ id: 'my-model', provider: 'ollama', contextWindow: 8_192, requestOverheadTokens: 25 });
+    expect(estimateTokens(messages, 'my-model') - estimateTokens(messages, 'gpt-4.1')).toBe(25);
+  });
+
+  it('frames the text of an assistant message beside its tool calls as a message of its own', () => {
+    const call = { id: 'c1', name: 'ls', arguments: { path: '.' } };
+    const calls: Message = { role: 'assistant', content: '', toolCalls: [call] };
+    const both: Message = { role: 'assistant', content: 'Listing the folder.', toolCalls: [call] };
+    const textOnly: Message = { role: 'assistant', content: 'Listing the folder.' };
+    const text = countTextTokens('Listing the folder.');
+    expect(messageTokens(both) - messageTokens(calls)).toBe(text + ASSISTANT_TEXT_FRAMING_TOKENS);
+    expect(messageTokens(textOnly)).toBe(MESSAGE_FRAMING_TOKENS + text);
   });
 
   it('recounts a message whose content was replaced in place', () => {

@@ -8,15 +8,28 @@ import type { TokenizerName } from './model-info.js';
 import { getModelInfo } from './registry.js';
 import { countTextTokens } from './tokenizer.js';
 
-/**
- * Framing the chat format adds around each message (role and separators). Measured on
- * real gpt-5-mini runs: ~8.5 tokens per message once tool-call ids are counted.
+/*
+ * The framing constants below were fitted by scripts/fit-framing.ts to 582 real
+ * gpt-5-mini calls (../shared/corpus, OpenAI Chat Completions, one function tool): with
+ * them, the model's request overhead (ModelInfo.requestOverheadTokens) and exact o200k
+ * counts, estimateTokens equals the provider's prompt_tokens on every one of those calls.
+ * The corpus always sends a tool call and its result together, so only their sum (21)
+ * is measured; the split between them is a guess, as are the tool-definition constants,
+ * of which only the total for one tool is measured.
  */
+
+/** Framing the chat format adds around each message (role and separators). */
 export const MESSAGE_FRAMING_TOKENS = 4;
 /** Framing of one tool call in an assistant message (its id and separators). */
 export const TOOL_CALL_FRAMING_TOKENS = 7;
 /** Framing of a tool result (the id of the call it answers). */
 export const TOOL_RESULT_FRAMING_TOKENS = 6;
+/**
+ * An assistant message with text and tool calls: the text is sent as a message of its own
+ * before the calls, with this much more framing (measured: 41 such messages in 21 of the
+ * trajectories, in the requests of 253 of the 582 calls).
+ */
+export const ASSISTANT_TEXT_FRAMING_TOKENS = 7;
 /** Tokens the reply is primed with, once per request. */
 export const REQUEST_FRAMING_TOKENS = 3;
 /** Framing of the tool section of a request, once when it has tools. */
@@ -36,16 +49,31 @@ export interface TokenEstimateRequest {
 export interface TokenProfile {
   tokenizer: TokenizerName;
   images: ImageFormula;
+  /** The model's ModelInfo.requestOverheadTokens: added once per request; 0 when absent. */
+  requestOverheadTokens?: number;
 }
 
 const DEFAULT_PROFILE: TokenProfile = { tokenizer: 'o200k', images: 'openai' };
 
-/** The tokenizer and image formula for a model id (o200k and OpenAI's formula when unknown). */
+/**
+ * The tokenizer, image formula and request overhead for a model id (o200k, OpenAI's
+ * formula and no overhead when the model is unknown).
+ */
 export function tokenProfile(model?: string): TokenProfile {
   if (model === undefined || model === '') return DEFAULT_PROFILE;
   const info = getModelInfo(model);
   const anthropic = info?.provider === 'anthropic' || /(^|\/)claude/i.test(model);
-  return { tokenizer: info?.tokenizer ?? 'o200k', images: anthropic ? 'anthropic' : 'openai' };
+  const profile: TokenProfile = { tokenizer: info?.tokenizer ?? 'o200k', images: anthropic ? 'anthropic' : 'openai' };
+  if (info?.requestOverheadTokens) profile.requestOverheadTokens = info.requestOverheadTokens;
+  return profile;
+}
+
+/**
+ * The tokens a request costs beyond its messages, tool definitions and output schema:
+ * the reply's priming and the model's request overhead.
+ */
+export function requestFramingTokens(profile: TokenProfile = DEFAULT_PROFILE): number {
+  return REQUEST_FRAMING_TOKENS + (profile.requestOverheadTokens ?? 0);
 }
 
 interface CacheEntry {
@@ -79,8 +107,10 @@ export function argumentsText(args: unknown): string {
 }
 
 function countMessage(message: Message, profile: TokenProfile): number {
-  let tokens = MESSAGE_FRAMING_TOKENS + partsTokens(message.content, profile);
+  const content = partsTokens(message.content, profile);
+  let tokens = MESSAGE_FRAMING_TOKENS + content;
   if (message.role === 'assistant' && message.toolCalls !== undefined) {
+    if (content > 0 && message.toolCalls.length > 0) tokens += ASSISTANT_TEXT_FRAMING_TOKENS;
     for (const call of message.toolCalls) {
       tokens += TOOL_CALL_FRAMING_TOKENS + countTextTokens(call.name, profile.tokenizer);
       tokens += countTextTokens(argumentsText(call.arguments), profile.tokenizer);
@@ -165,7 +195,7 @@ export function requestFixedTokens(
   profile: TokenProfile = DEFAULT_PROFILE,
 ): number {
   return (
-    REQUEST_FRAMING_TOKENS +
+    requestFramingTokens(profile) +
     toolDefinitionTokens(request.tools, profile) +
     outputSchemaTokens(request.outputSchema, profile)
   );
@@ -174,7 +204,8 @@ export function requestFixedTokens(
 /**
  * Estimates the prompt tokens of a transcript or of a whole request: real BPE counts
  * (o200k, or cl100k for older OpenAI models) of every message, plus the chat format's
- * framing, the tool definitions, the output schema and images by the vendor's formula.
+ * framing, the tool definitions, the output schema, images by the vendor's formula and
+ * the model's request overhead (ModelInfo.requestOverheadTokens, 67 for the GPT-5 family).
  * `metadata` is never counted. Counts are cached per message, so estimating a transcript
  * that grew by one message costs only that message.
  *

@@ -19,4 +19,11 @@ export interface ModelInfo {
   cachedInputPricePerMillion?: number;
   /** The tokenizer the estimator uses for this model; 'o200k' when not given. */
   tokenizer?: TokenizerName;
+  /**
+   * Tokens the provider adds to every request of this model beyond its messages, tool
+   * definitions and the chat format's framing (a system header of its own), which
+   * estimateTokens adds once per request; 0 when not given. The built-in value for the
+   * GPT-5 family was measured on real gpt-5-mini calls (see the model table).
+   */
+  requestOverheadTokens?: number;
 }

@@ -16,15 +16,35 @@ function rows(provider: string, tokenizer: ModelInfo['tokenizer'], list: Row[]):
 }
 
 /**
+ * What OpenAI's API adds to every GPT-5 request beyond the messages, the tool definitions
+ * and the framing the estimator counts. Measured, not guessed: on 582 real gpt-5-mini
+ * calls (gpt-5-mini-2025-08-07 through the Chat Completions API, 30 trajectories, every
+ * request with one function tool; ../shared/corpus), the provider's prompt_tokens were
+ * exactly estimateTokens + 67 on every call once an assistant text beside tool calls is
+ * framed as its own message (scripts/fit-framing.ts). Applied to gpt-5 and gpt-5-nano as
+ * the same family and chat format, which was not measured. Whether the 67 changes for a
+ * request without tools was not measured either.
+ */
+export const GPT5_REQUEST_OVERHEAD_TOKENS = 67;
+
+/** The GPT-5 reasoning models, which share that request overhead. */
+const gpt5 = (list: ModelInfo[]): ModelInfo[] =>
+  list.map((info) => ({ ...info, requestOverheadTokens: GPT5_REQUEST_OVERHEAD_TOKENS }));
+
+/**
  * The built-in model table: context window, max output tokens and list prices in USD
  * per million tokens (input, output, cached input), from the vendors' published pages.
  * Register your own or override an entry with `registerModel()`.
  */
 export const BUILT_IN_MODELS: readonly ModelInfo[] = [
+  ...gpt5(
+    rows('openai', 'o200k', [
+      ['gpt-5', 400_000, 128_000, 1.25, 10, 0.125],
+      ['gpt-5-mini', 400_000, 128_000, 0.25, 2, 0.025],
+      ['gpt-5-nano', 400_000, 128_000, 0.05, 0.4, 0.005],
+    ]),
+  ),
   ...rows('openai', 'o200k', [
-    ['gpt-5', 400_000, 128_000, 1.25, 10, 0.125],
-    ['gpt-5-mini', 400_000, 128_000, 0.25, 2, 0.025],
-    ['gpt-5-nano', 400_000, 128_000, 0.05, 0.4, 0.005],
     ['gpt-5-chat-latest', 128_000, 16_384, 1.25, 10, 0.125],
     ['gpt-4.1', 1_047_576, 32_768, 2, 8, 0.5],
     ['gpt-4.1-mini', 1_047_576, 32_768, 0.4, 1.6, 0.1],

@@ -131,7 +131,12 @@ export function registerModel(info: ModelInfo): ModelInfo {
     throw configError(`registerModel(): contextWindow is required (model ${info.id}).`);
   positive(info.contextWindow, 'contextWindow', true);
   positive(info.maxOutputTokens, 'maxOutputTokens', true);
-  for (const key of ['inputPricePerMillion', 'outputPricePerMillion', 'cachedInputPricePerMillion'] as const) {
+  for (const key of [
+    'inputPricePerMillion',
+    'outputPricePerMillion',
+    'cachedInputPricePerMillion',
+    'requestOverheadTokens',
+  ] as const) {
     const v = info[key];
     if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0)) {
       throw configError(`registerModel(): ${key} must be a number >= 0, got ${String(v)}.`);

@@ -29,6 +29,20 @@ export type {
   CompactionStrategy,
 } from './compaction/types.js';
 export { isCompactionStrategy } from './compaction/types.js';
+// Converters: other libraries' transcripts to our messages and back.
+export type { AnthropicMessageParam, AnthropicMetadata, AnthropicTranscript } from './converters/anthropic-types.js';
+export { fromAnthropic } from './converters/from-anthropic.js';
+export { fromModelMessages } from './converters/from-model-messages.js';
+export { fromOpenAIChat } from './converters/from-openai-chat.js';
+export { fromOpenAIResponses } from './converters/from-openai-responses.js';
+export type { ModelMessageMetadata, ModelMessageShape } from './converters/model-message-types.js';
+export type { OpenAIChatMessage, OpenAIChatMetadata } from './converters/openai-chat-types.js';
+export type { ResponsesInputItem, ResponsesMetadata } from './converters/openai-responses-types.js';
+export { toAnthropic } from './converters/to-anthropic.js';
+export type { ToModelMessagesOptions } from './converters/to-model-messages.js';
+export { toModelMessages } from './converters/to-model-messages.js';
+export { toOpenAIChat } from './converters/to-openai-chat.js';
+export { toOpenAIResponses } from './converters/to-openai-responses.js';
 export type { BudgetUsage, TokenBudgetOptions } from './core/budget.js';
 export { DEFAULT_SOFT_THRESHOLD, TokenBudget } from './core/budget.js';
 export type { CompactorOptions, MessageAdapter, RecoverAction, RecoverResult } from './core/compaction.js';

@@ -1,0 +1,398 @@
+import fc from 'fast-check';
+import { toolArguments } from './message-arbitraries.js';
+
+/*
+ * Random transcripts in other libraries' formats, as real logs hold them: nulls, parts,
+ * extra fields, items and blocks our Message has no field for, and some invalid messages.
+ */
+
+const text = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('', 'ok', '{"a": 1}', 'émoji 🚀'));
+const id = fc.oneof(
+  fc.constantFrom('call_1', 'call_2', 'call_3', 'toolu_9'),
+  fc.string({ minLength: 1, maxLength: 6 }),
+);
+const name = fc.constantFrom('bash', 'search', 'read_file');
+const argumentsText = fc.oneof(
+  toolArguments.map((a) => JSON.stringify(a)),
+  toolArguments.map((a) => JSON.stringify(a, null, 1)),
+  fc.constantFrom('', '{"command": "ls -la"}', 'not json', '{"cut": "at the li'),
+);
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64');
+const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
+
+/** OpenAI Chat Completions messages. */
+export const openAIChatMessages = fc.array(
+  fc.oneof(
+    fc.record(
+      {
+        role: fc.constantFrom('system', 'developer'),
+        content: fc.oneof(text, fc.array(fc.record({ type: fc.constant('text'), text }), { maxLength: 2 })),
+        name: opt(name),
+      },
+      { requiredKeys: ['role', 'content'] },
+    ),
+    fc.record(
+      {
+        role: fc.constant('user'),
+        content: fc.oneof(
+          text,
+          fc.array(
+            fc.oneof(
+              fc.record({ type: fc.constant('text'), text }),
+              fc.record({
+                type: fc.constant('image_url'),
+                image_url: fc.record(
+                  {
+                    url: fc.constantFrom('https://x.test/a.png', `data:image/png;base64,${PNG}`),
+                    detail: opt(fc.constantFrom('low', 'high', 'auto')),
+                  },
+                  { requiredKeys: ['url'] },
+                ),
+              }),
+            ),
+            { maxLength: 3 },
+          ),
+        ),
+        name: opt(name),
+      },
+      { requiredKeys: ['role', 'content'] },
+    ),
+    fc.record(
+      {
+        role: fc.constant('assistant'),
+        content: fc.oneof(
+          fc.constant(null),
+          text,
+          fc.array(
+            fc.oneof(
+              fc.record({ type: fc.constant('text'), text }),
+              fc.record({ type: fc.constant('refusal'), refusal: text }),
+            ),
+            { maxLength: 2 },
+          ),
+        ),
+        tool_calls: opt(
+          fc.uniqueArray(
+            fc.record({ id, type: fc.constant('function'), function: fc.record({ name, arguments: argumentsText }) }),
+            { maxLength: 3, selector: (call) => call.id },
+          ),
+        ),
+        function_call: fc.constant(null),
+        extra: opt(fc.record({ cost: fc.nat() })),
+      },
+      { requiredKeys: ['role', 'content'] },
+    ),
+    fc.record(
+      {
+        role: fc.constant('tool'),
+        tool_call_id: id,
+        content: fc.oneof(text, fc.array(fc.record({ type: fc.constant('text'), text }), { maxLength: 2 })),
+        name: opt(name),
+      },
+      { requiredKeys: ['role', 'tool_call_id', 'content'] },
+    ),
+    fc.record({ role: fc.constantFrom('exit', 'function', 'robot'), content: text }),
+    fc.record({ role: fc.constant('tool'), content: text }),
+  ),
+  { maxLength: 8 },
+);
+
+/** Gives function_call items distinct call ids (as the API does), keeping their outputs' ids as they were drawn. */
+function uniqueCallIds<T>(items: T[]): T[] {
+  const seen = new Set<string>();
+  return items.map((item) => {
+    const call = item as { type?: unknown; call_id?: string };
+    if (call.type !== 'function_call' || call.call_id === undefined) return item;
+    let id = call.call_id;
+    while (seen.has(id)) id = `${id}'`;
+    seen.add(id);
+    return { ...item, call_id: id };
+  });
+}
+
+/** OpenAI Responses API input items. */
+export const openAIResponsesItems = fc
+  .array(
+    fc.oneof(
+      fc.record(
+        {
+          type: opt(fc.constant('message')),
+          role: fc.constantFrom('user', 'system', 'developer'),
+          content: fc.oneof(
+            text,
+            fc.array(
+              fc.oneof(
+                fc.record({ type: fc.constant('input_text'), text }),
+                fc.record({
+                  type: fc.constant('input_image'),
+                  image_url: fc.constantFrom('https://x.test/a.png', `data:image/png;base64,${PNG}`),
+                  detail: fc.constantFrom('low', 'high', 'auto'),
+                }),
+                fc.record({ type: fc.constant('input_file'), file_id: fc.constant('file_1') }),
+              ),
+              { maxLength: 3 },
+            ),
+          ),
+        },
+        { requiredKeys: ['role', 'content'] },
+      ),
+      fc.record(
+        {
+          type: fc.constant('message'),
+          role: fc.constant('assistant'),
+          id: opt(fc.constantFrom('msg_1', 'msg_2')),
+          status: opt(fc.constant('completed')),
+          phase: opt(fc.constantFrom('commentary', 'final_answer')),
+          content: fc.oneof(
+            text,
+            fc.array(fc.record({ type: fc.constant('output_text'), text, annotations: fc.constant([]) }), {
+              maxLength: 2,
+            }),
+          ),
+        },
+        { requiredKeys: ['type', 'role', 'content'] },
+      ),
+      fc.record(
+        {
+          type: fc.constant('function_call'),
+          call_id: id,
+          name,
+          arguments: argumentsText,
+          id: opt(fc.constant('fc_1')),
+          status: opt(fc.constant('completed')),
+        },
+        { requiredKeys: ['type', 'call_id', 'name', 'arguments'] },
+      ),
+      fc.record({
+        type: fc.constant('function_call_output'),
+        call_id: id,
+        output: fc.oneof(
+          text,
+          fc.array(
+            fc.oneof(
+              fc.record({ type: fc.constant('input_text'), text }),
+              fc.record({
+                type: fc.constant('input_image'),
+                image_url: fc.constant('https://x.test/b.png'),
+                detail: fc.constant('auto'),
+              }),
+            ),
+            { maxLength: 2 },
+          ),
+        ),
+      }),
+      fc.record({
+        type: fc.constant('reasoning'),
+        id: fc.constant('rs_1'),
+        summary: fc.constant([]),
+        encrypted_content: fc.constant('gAAAA'),
+      }),
+      fc.record({ type: fc.constant('web_search_call'), id: fc.constant('ws_1'), status: fc.constant('completed') }),
+      fc.record({ content: text }),
+    ),
+    { maxLength: 8 },
+  )
+  .map(uniqueCallIds);
+
+const anthropicImage = fc.oneof(
+  fc.record({
+    type: fc.constant('image'),
+    source: fc.record({
+      type: fc.constant('base64'),
+      media_type: fc.constantFrom('image/png', 'image/jpeg', 'image/gif', 'image/webp'),
+      data: fc.constant(PNG),
+    }),
+  }),
+  fc.record({
+    type: fc.constant('image'),
+    source: fc.record({ type: fc.constant('url'), url: fc.constant('https://x.test/c.jpg') }),
+  }),
+);
+const anthropicText = fc.record(
+  { type: fc.constant('text'), text, cache_control: opt(fc.constant({ type: 'ephemeral' })) },
+  { requiredKeys: ['type', 'text'] },
+);
+
+/** Anthropic Messages API transcripts: `{ system, messages }`. */
+export const anthropicTranscripts = fc.record({
+  system: opt(fc.oneof(text, fc.array(fc.record({ type: fc.constant('text'), text }), { maxLength: 2 }))),
+  messages: fc.array(
+    fc.oneof(
+      fc.record({
+        role: fc.constant('user'),
+        content: fc.oneof(
+          text,
+          fc.array(
+            fc.oneof(
+              anthropicText,
+              anthropicImage,
+              fc.record({ type: fc.constant('document'), source: fc.constant({ type: 'text', data: 'doc' }) }),
+              fc.record(
+                {
+                  type: fc.constant('tool_result'),
+                  tool_use_id: id,
+                  content: opt(fc.oneof(text, fc.array(fc.oneof(anthropicText, anthropicImage), { maxLength: 2 }))),
+                  is_error: opt(fc.boolean()),
+                },
+                { requiredKeys: ['type', 'tool_use_id'] },
+              ),
+            ),
+            { maxLength: 4 },
+          ),
+        ),
+      }),
+      fc.record({
+        role: fc.constant('assistant'),
+        content: fc.oneof(
+          text,
+          fc.array(
+            fc.oneof(
+              anthropicText,
+              fc.record({ type: fc.constant('tool_use'), id, name, input: toolArguments }),
+              fc.record({ type: fc.constant('thinking'), thinking: text, signature: fc.constant('sig') }),
+              fc.record({ type: fc.constant('redacted_thinking'), data: fc.constant('xyz') }),
+            ),
+            { maxLength: 4 },
+          ),
+        ),
+      }),
+      fc.record({ role: fc.constant('system'), content: text }),
+    ),
+    { maxLength: 6 },
+  ),
+});
+
+const providerOptions = opt(
+  fc.oneof(
+    fc.constant({ lousho: { pinned: true } }),
+    fc.constant({ anthropic: { cacheControl: { type: 'ephemeral' } } }),
+  ),
+);
+const modelImage = fc.oneof(
+  fc.constant(PNG),
+  fc.constant('https://x.test/d.png'),
+  fc.constant(new URL('https://x.test/e.png')),
+  fc.constant(new Uint8Array(Buffer.from(PNG, 'base64'))),
+);
+const outputV6 = fc.oneof(
+  fc.record({ type: fc.constantFrom('text', 'error-text'), value: text }),
+  fc.record({ type: fc.constantFrom('json', 'error-json'), value: fc.oneof(toolArguments, fc.string(), fc.integer()) }),
+  fc.record({ type: fc.constant('execution-denied'), reason: opt(text) }, { requiredKeys: ['type'] }),
+  fc.record({
+    type: fc.constant('content'),
+    value: fc.array(
+      fc.oneof(
+        fc.record({ type: fc.constant('text'), text }),
+        fc.record({
+          type: fc.constantFrom('media', 'image-data'),
+          data: fc.constant(PNG),
+          mediaType: fc.constant('image/png'),
+        }),
+        fc.record({ type: fc.constant('image-url'), url: fc.constant('https://x.test/f.png') }),
+        fc.record({ type: fc.constant('file-id'), fileId: fc.constant('file_1') }),
+      ),
+      { maxLength: 3 },
+    ),
+  }),
+);
+
+const outputV5 = fc.oneof(
+  fc.record({ type: fc.constantFrom('text', 'error-text'), value: text }),
+  fc.record({ type: fc.constantFrom('json', 'error-json'), value: fc.oneof(toolArguments, fc.string(), fc.integer()) }),
+  fc.record({
+    type: fc.constant('content'),
+    value: fc.array(
+      fc.oneof(
+        fc.record({ type: fc.constant('text'), text }),
+        fc.record({ type: fc.constant('media'), data: fc.constant(PNG), mediaType: fc.constant('image/png') }),
+      ),
+      { maxLength: 3 },
+    ),
+  }),
+);
+
+/** AI SDK ModelMessages in the shapes of ai 5 or ai 6. */
+export const modelMessages = (version: 5 | 6) => {
+  const output = version === 5 ? outputV5 : outputV6;
+  return fc.array(
+    fc.oneof(
+      fc.record({ role: fc.constant('system'), content: text, providerOptions }, { requiredKeys: ['role', 'content'] }),
+      fc.record(
+        {
+          role: fc.constant('user'),
+          content: fc.oneof(
+            text,
+            fc.array(
+              fc.oneof(
+                fc.record({ type: fc.constant('text'), text }),
+                fc.record(
+                  { type: fc.constant('image'), image: modelImage, mediaType: opt(fc.constant('image/png')) },
+                  { requiredKeys: ['type', 'image'] },
+                ),
+                fc.record({
+                  type: fc.constant('file'),
+                  data: fc.constant(PNG),
+                  mediaType: fc.constantFrom('image/png', 'application/pdf'),
+                }),
+              ),
+              { maxLength: 3 },
+            ),
+          ),
+          providerOptions,
+        },
+        { requiredKeys: ['role', 'content'] },
+      ),
+      fc.record(
+        {
+          role: fc.constant('assistant'),
+          content: fc.oneof(
+            text,
+            fc.array(
+              fc.oneof(
+                fc.record({ type: fc.constant('text'), text }),
+                fc.record({ type: fc.constant('reasoning'), text }),
+                fc.record(
+                  {
+                    type: fc.constant('tool-call'),
+                    toolCallId: id,
+                    toolName: name,
+                    input: toolArguments,
+                    providerExecuted: opt(fc.boolean()),
+                    providerOptions: opt(fc.constant({ google: { thoughtSignature: 'sig' } })),
+                  },
+                  { requiredKeys: ['type', 'toolCallId', 'toolName', 'input'] },
+                ),
+              ),
+              { maxLength: 4 },
+            ),
+          ),
+          providerOptions,
+        },
+        { requiredKeys: ['role', 'content'] },
+      ),
+      fc.record(
+        {
+          role: fc.constant('tool'),
+          content: fc.array(
+            fc.oneof(
+              fc.record(
+                { type: fc.constant('tool-result'), toolCallId: id, toolName: name, output, providerOptions },
+                { requiredKeys: ['type', 'toolCallId', 'toolName', 'output'] },
+              ),
+              fc.record({
+                type: fc.constant('tool-approval-response'),
+                approvalId: fc.constant('a1'),
+                approved: fc.boolean(),
+              }),
+            ),
+            { maxLength: 3 },
+          ),
+          providerOptions,
+        },
+        { requiredKeys: ['role', 'content'] },
+      ),
+      fc.record({ role: fc.constant('robot'), content: text }),
+    ),
+    { maxLength: 8 },
+  );
+};

@@ -71,6 +71,12 @@ export type { StandardSchemaV1, Tool, ToolContext } from './executor/tool.js';
 export { tool } from './executor/tool.js';
 export { ToolRegistry } from './executor/tool-registry.js';
 export type { ModelCallRecord, ModelUsage, RunUsage } from './executor/usage.js';
+// Compaction inside other frameworks' loops.
+export type { AISDKCallOptionsShape, CompactionMiddleware } from './integrations/compaction-middleware.js';
+export { compactionMiddleware } from './integrations/compaction-middleware.js';
+export type { PrepareStepOptionsShape } from './integrations/compaction-prepare-step.js';
+export { compactionPrepareStep } from './integrations/compaction-prepare-step.js';
+export type { FrameworkCompactionOptions } from './integrations/conversation-compaction.js';
 export { contentText } from './messages/content.js';
 export { isPinned, pinMessage } from './messages/pin.js';
 export type { Turn } from './messages/turns.js';

@@ -30,7 +30,9 @@ export type {
 } from './compaction/types.js';
 export { isCompactionStrategy } from './compaction/types.js';
 // Converters: other libraries' transcripts to our messages and back.
+export type { AgentsItem, AgentsMetadata } from './converters/agents-items-types.js';
 export type { AnthropicMessageParam, AnthropicMetadata, AnthropicTranscript } from './converters/anthropic-types.js';
+export { fromAgentsItems } from './converters/from-agents-items.js';
 export { fromAnthropic } from './converters/from-anthropic.js';
 export { fromModelMessages } from './converters/from-model-messages.js';
 export { fromOpenAIChat } from './converters/from-openai-chat.js';
@@ -38,6 +40,7 @@ export { fromOpenAIResponses } from './converters/from-openai-responses.js';
 export type { ModelMessageMetadata, ModelMessageShape } from './converters/model-message-types.js';
 export type { OpenAIChatMessage, OpenAIChatMetadata } from './converters/openai-chat-types.js';
 export type { ResponsesInputItem, ResponsesMetadata } from './converters/openai-responses-types.js';
+export { toAgentsItems } from './converters/to-agents-items.js';
 export { toAnthropic } from './converters/to-anthropic.js';
 export type { ToModelMessagesOptions } from './converters/to-model-messages.js';
 export { toModelMessages } from './converters/to-model-messages.js';
@@ -72,6 +75,10 @@ export { tool } from './executor/tool.js';
 export { ToolRegistry } from './executor/tool-registry.js';
 export type { ModelCallRecord, ModelUsage, RunUsage } from './executor/usage.js';
 // Compaction inside other frameworks' loops.
+export type { AgentsCompactionUsage, AgentsSession } from './integrations/agents-session.js';
+export { AgentsStoreSession } from './integrations/agents-store-session.js';
+export type { CompactingSessionOptions } from './integrations/compacting-session.js';
+export { CompactingSession, compactingSession } from './integrations/compacting-session.js';
 export type { AISDKCallOptionsShape, CompactionMiddleware } from './integrations/compaction-middleware.js';
 export { compactionMiddleware } from './integrations/compaction-middleware.js';
 export type { PrepareStepOptionsShape } from './integrations/compaction-prepare-step.js';

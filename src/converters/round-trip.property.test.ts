@@ -5,15 +5,18 @@ import type { Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
 import { type Carries, transcript } from '../test-support/message-arbitraries.js';
 import {
+  agentsItems,
   anthropicTranscripts,
   modelMessages,
   openAIChatMessages,
   openAIResponsesItems,
 } from '../test-support/native-arbitraries.js';
+import { fromAgentsItems } from './from-agents-items.js';
 import { fromAnthropic } from './from-anthropic.js';
 import { fromModelMessages } from './from-model-messages.js';
 import { fromOpenAIChat } from './from-openai-chat.js';
 import { fromOpenAIResponses } from './from-openai-responses.js';
+import { toAgentsItems } from './to-agents-items.js';
 import { toAnthropic } from './to-anthropic.js';
 import { toModelMessages } from './to-model-messages.js';
 import { toOpenAIChat } from './to-openai-chat.js';
@@ -29,7 +32,24 @@ interface Format {
   native: fc.Arbitrary<unknown>;
 }
 
+const AGENTS_CARRIES: Carries = {
+  images: 'url-strings',
+  details: ['low', 'high', 'auto'],
+  toolImages: 'same',
+  toolErrors: false,
+  assistantParts: false,
+  laterSystem: true,
+  pinned: false,
+};
+
 const FORMATS: Format[] = [
+  {
+    name: 'OpenAI Agents SDK items',
+    to: toAgentsItems,
+    from: fromAgentsItems,
+    carries: AGENTS_CARRIES,
+    native: agentsItems(transcript(AGENTS_CARRIES).map((m) => toAgentsItems(m))),
+  },
   {
     name: 'OpenAI chat',
     to: toOpenAIChat,

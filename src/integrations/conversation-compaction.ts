@@ -54,15 +54,16 @@ export class ConversationCompaction<P> {
   /**
    * Compacts the conversation about to be sent and resolves to our transcript of it (the
    * same array from call to call). `convert` turns framework messages into ours; it is
-   * given only the messages added since the last call. `compacted` is false until a
-   * compaction has changed the transcript: until then the framework's prompt can go as it is.
+   * given only the messages added since the last call. `changed` says whether this call
+   * compacted; `compacted` is false until a compaction has changed the transcript: until
+   * then the framework's prompt can go as it is.
    */
   async compact(
     prompt: readonly P[],
     convert: (added: readonly P[]) => Message[],
     request: Omit<ModelRequest, 'messages'>,
     abortSignal?: AbortSignal,
-  ): Promise<{ messages: Message[]; compacted: boolean }> {
+  ): Promise<{ messages: Message[]; compacted: boolean; changed: boolean }> {
     const from = this.continues(prompt);
     let run = this.#run;
     if (run === undefined || from < 0) {
@@ -82,8 +83,18 @@ export class ConversationCompaction<P> {
       ...(this.#emit === undefined ? {} : { emit: this.#emit }),
     });
     const after = run.messages;
-    if (after.length !== before.length || after.some((m, i) => m !== before[i])) this.#compacted = true;
-    return { messages: after, compacted: this.#compacted };
+    const changed = after.length !== before.length || after.some((m, i) => m !== before[i]);
+    if (changed) this.#compacted = true;
+    return { messages: after, compacted: this.#compacted, changed };
+  }
+
+  /**
+   * Tells the conversation that the framework now holds `prompt` for its transcript (a
+   * session that stored the compacted messages), so the next call that continues it is
+   * recognised.
+   */
+  settle(prompt: readonly P[]): void {
+    this.#seen = prompt.slice();
   }
 
   /** The prompt tokens the provider counted for the call just made: calibrates the next estimate. */

@@ -396,3 +396,28 @@ export const modelMessages = (version: 5 | 6) => {
     { maxLength: 8 },
   );
 };
+
+/**
+ * OpenAI Agents SDK session items: transcripts written by toAgentsItems, with items our
+ * Message cannot hold (reasoning, hosted tool calls) put between them and tool outputs
+ * given as strings, { type: 'text' } objects or lists.
+ */
+export function agentsItems(written: fc.Arbitrary<unknown[]>) {
+  const extra = fc.constantFrom(
+    { type: 'reasoning', id: 'rs_1', content: [], providerData: { encrypted: 'x' } },
+    { type: 'hosted_tool_call', name: 'web_search', status: 'completed', providerData: { q: 'x' } },
+  );
+  return fc
+    .tuple(written, fc.array(fc.tuple(fc.nat(20), extra), { maxLength: 3 }), fc.nat(2))
+    .map(([items, extras, form]) => {
+      const out = items.map((item) => {
+        const result = item as { type?: string; output?: unknown };
+        if (result.type !== 'function_call_result' || typeof result.output !== 'string') return item;
+        if (form === 1) return { ...result, output: { type: 'text', text: result.output } };
+        if (form === 2) return { ...result, output: [{ type: 'input_text', text: result.output }] };
+        return item;
+      });
+      for (const [at, item] of extras) out.splice(Math.min(at, out.length), 0, item);
+      return out;
+    });
+}

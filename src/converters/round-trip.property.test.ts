@@ -4,13 +4,8 @@ import { LoushoError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
 import { type Carries, transcript } from '../test-support/message-arbitraries.js';
-import {
-  agentsItems,
-  anthropicTranscripts,
-  modelMessages,
-  openAIChatMessages,
-  openAIResponsesItems,
-} from '../test-support/native-arbitraries.js';
+import { agentsItems, anthropicTranscripts, modelMessages } from '../test-support/native-arbitraries.js';
+import { openAIChatMessages, openAIResponsesItems } from '../test-support/openai-arbitraries.js';
 import { fromAgentsItems } from './from-agents-items.js';
 import { fromAnthropic } from './from-anthropic.js';
 import { fromModelMessages } from './from-model-messages.js';

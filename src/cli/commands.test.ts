@@ -47,7 +47,8 @@ describe('lousho compact', () => {
     const outFile = join(await mkdtemp(join(tmpdir(), 'lousho-cli-')), 'out.json');
     const { err, io: cli } = io();
     expect(await runCli(['compact', path, '--out', outFile, '--protected-tokens', '0'], cli, noRun)).toBe(0);
-    const written = JSON.parse(await readFile(outFile, 'utf8')) as { role: string; content: string }[];
+    const written = (JSON.parse(await readFile(outFile, 'utf8')) as { messages: { role: string; content: string }[] })
+      .messages;
     expect(written).toHaveLength(14);
     expect(written.filter((m) => m.role === 'tool' && m.content.startsWith('[pruned: '))).toHaveLength(5);
     expect(err[0]).toMatch(/^prune-tool-results: \d+ -> \d+ tokens, 5 results pruned; written to /);

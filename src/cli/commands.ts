@@ -3,12 +3,12 @@ import { parseArgs } from 'node:util';
 import { compactMessages } from '../compaction/compact-messages.js';
 import { compactorStrategy } from '../compaction/compactor-strategy.js';
 import { pruneToolResultsStrategy } from '../compaction/prune-tool-results.js';
+import { FORMAT_NAMES, TRANSCRIPT_FORMATS, type TranscriptFormat } from '../converters/transcript-format.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
 import { contentLength } from '../messages/content.js';
-import type { Message } from '../messages/types.js';
 import { estimateTokens, messageTokens, tokenProfile } from '../models/estimate-tokens.js';
 import { getModelInfo } from '../models/registry.js';
-import { readTranscript } from './transcript-file.js';
+import { describeSource, readTranscriptFile, writeTranscript } from './transcript-file.js';
 
 /** Where a command writes. */
 export interface CliIO {
@@ -18,21 +18,35 @@ export interface CliIO {
 
 export const USAGE = `Usage:
   lousho run [folder]                      an agent reads the folder (default: .) and compacts as it goes
-  lousho inspect <transcript.json> [--model gpt-4o]
+  lousho inspect <transcript.json> [--model gpt-4o] [--from format]
                                            tokens per role, tool-output share, what pruning would save
-  lousho compact <transcript.json> [--out file] [--strategy prune|compactor]
-                 [--protected-tokens N] [--context-window N] [--model gpt-4o]
+  lousho compact <transcript.json> [--out file] [--strategy prune|compactor] [--to format]
+                 [--protected-tokens N] [--context-window N] [--model gpt-4o] [--from format]
                                            compacts the transcript once and writes it (to stdout without --out)
+                                           in the format it was read in, or the one --to names
 
-A transcript is a JSON array of messages, { "messages": [...] }, or a session file.`;
+A transcript is a JSON array of messages, { "messages": [...] } (an agent's trajectory), one
+message per line (JSONL), or a session file. Its format is detected: ${TRANSCRIPT_FORMATS.join(', ')}.`;
+
+/** A --from / --to value, checked. */
+function formatOption(value: string | undefined, flag: string): TranscriptFormat | undefined {
+  if (value === undefined) return undefined;
+  const format = TRANSCRIPT_FORMATS.find((f) => f === value);
+  if (format === undefined) throw configError(`${flag} must be one of ${TRANSCRIPT_FORMATS.join(', ')}; got ${value}.`);
+  return format;
+}
 
 /** lousho inspect: what a transcript is made of. */
 export async function inspect(args: string[], io: CliIO): Promise<void> {
-  const { values, positionals } = parseArgs({ args, options: { model: { type: 'string' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    args,
+    options: { model: { type: 'string' }, from: { type: 'string' } },
+    allowPositionals: true,
+  });
   const file = positionals[0];
   if (file === undefined) throw configError('inspect needs a transcript file: lousho inspect <transcript.json>.');
   const model = values.model ?? 'gpt-4o';
-  const messages = await readTranscript(file);
+  const { messages, source } = await readTranscriptFile(file, formatOption(values.from, '--from'));
   const profile = tokenProfile(model);
   const byRole = new Map<string, { messages: number; tokens: number; chars: number }>();
   for (const m of messages) {
@@ -47,6 +61,7 @@ export async function inspect(args: string[], io: CliIO): Promise<void> {
   io.out(
     `${file}: ${messages.length} messages, ${total} tokens by ${model}'s tokenizer${window === undefined ? '' : ` (${((total / window) * 100).toFixed(1)}% of its ${window}-token window)`}`,
   );
+  io.out(`  read as ${describeSource(source)}`);
   for (const [role, row] of byRole) {
     io.out(
       `  ${role.padEnd(9)} ${String(row.messages).padStart(5)} messages ${String(row.tokens).padStart(9)} tokens (${((row.tokens / total) * 100).toFixed(1)}%)`,
@@ -74,12 +89,15 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
       'protected-tokens': { type: 'string' },
       'context-window': { type: 'string' },
       model: { type: 'string' },
+      to: { type: 'string' },
+      from: { type: 'string' },
     },
     allowPositionals: true,
   });
   const file = positionals[0];
   if (file === undefined)
     throw configError('compact needs a transcript file: lousho compact <transcript.json> [--out file].');
+  const to = formatOption(values.to, '--to');
   const strategies = { prune: pruneToolResultsStrategy, compactor: () => compactorStrategy() } as const;
   const make = strategies[values.strategy as keyof typeof strategies];
   if (make === undefined) throw configError(`--strategy must be prune or compactor, got ${values.strategy}.`);
@@ -91,19 +109,20 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
   };
   const protectedTokens = number(values['protected-tokens'], '--protected-tokens');
   const contextWindow = number(values['context-window'], '--context-window');
-  const messages: Message[] = await readTranscript(file);
+  const { messages, source } = await readTranscriptFile(file, formatOption(values.from, '--from'));
   const result = await compactMessages(messages, {
     strategy: make(),
     ...(values.model === undefined ? {} : { model: values.model }),
     ...(protectedTokens === undefined ? {} : { protectedTokens }),
     ...(contextWindow === undefined ? {} : { contextWindow }),
   });
-  const json = `${JSON.stringify(result.messages, null, 2)}\n`;
+  const json = writeTranscript(result.messages, source, to);
   if (values.out === undefined) io.out(json.trimEnd());
   else await writeFile(values.out, json);
   io.err(
     `${result.strategy}: ${result.tokensBefore} -> ${result.tokensAfter} tokens, ${result.prunedToolCallIds.length} results pruned${values.out === undefined ? '' : `; written to ${values.out}`}`,
   );
+  io.err(`read as ${describeSource(source)}; written as ${FORMAT_NAMES[to ?? source.format]}`);
 }
 
 /** Runs one command line; resolves to the exit code. Typed errors are printed, not thrown. */

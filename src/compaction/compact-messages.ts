@@ -149,7 +149,7 @@ export async function compactMessages(
   messages: Message[],
   options: CompactMessagesOptions = {},
 ): Promise<CompactMessagesResult> {
-  validateMessages(messages);
+  validateMessages(messages, { pendingCalls: true }); // a stored transcript may end mid-step, its last calls unanswered
   if (typeof options !== 'object' || options === null)
     throw configError('compactMessages(messages, options): options must be an object.');
   checkOptions<CompactMessagesOptions>(options, 'compactMessages()', [

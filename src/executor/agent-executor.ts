@@ -7,6 +7,7 @@ import type { ToolDefinition } from '../contracts/tool-definition.js';
 import { abortedError, configError, LoushoError, toError } from '../errors/lousho-error.js';
 import type { AssistantMessage, Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
+import { abortable } from '../providers/abortable.js';
 import { isLLMProvider } from '../providers/resolve-provider.js';
 import { endRunSpan, startRunSpan } from '../telemetry/tracing.js';
 import { processListeners } from './agent-events.js';
@@ -146,6 +147,9 @@ export async function executeRun(
     emit?.({ type: 'run.done', runId, result });
     return result;
   };
+  // Whatever ignores the abort signal (a summarizer in a hook, a tool, a custom strategy), the run
+  // ends with LOUSHO_ABORTED as soon as it fires; the abandoned work finishes on its own, unread.
+  const settle = <T>(work: Promise<T>) => abortable(work, params.abortSignal);
   const toolStep = () =>
     runToolStep(state, {
       tools,
@@ -156,7 +160,7 @@ export async function executeRun(
       onCheckpoint: params.onCheckpoint,
     });
   try {
-    const resumed = await toolStep(); // a transcript that ends in a step with calls still to run
+    const resumed = await settle(toolStep()); // a transcript that ends in a step with calls still to run
     if (resumed.length > 0) return finish(pausedResult(state, resumed));
     for (;;) {
       if (isAborted(params.abortSignal)) throw abortedError('The run was aborted through its AbortSignal.');
@@ -178,18 +182,20 @@ export async function executeRun(
       for (const hook of hooks.list()) {
         const pre = hook.preGenerate;
         if (pre !== undefined)
-          await runHook(hook.name, () =>
-            pre.call(hook, { request, run: state, ...(emit === undefined ? {} : { emit }) }),
+          await settle(
+            runHook(hook.name, () => pre.call(hook, { request, run: state, ...(emit === undefined ? {} : { emit }) })),
           );
       }
       if (isAborted(params.abortSignal)) throw abortedError('The run was aborted through its AbortSignal.');
       checkBudget(state, limits); // a summarizer's call counts too
-      const response = await callWithRecovery({ provider: params.provider, request, run: state, hooks, emit });
+      const response = await settle(callWithRecovery({ provider: params.provider, request, run: state, hooks, emit }));
       for (const hook of hooks.list()) {
         const post = hook.postGenerate;
         if (post !== undefined) {
-          await runHook(hook.name, () =>
-            post.call(hook, { request, response, run: state, ...(emit === undefined ? {} : { emit }) }),
+          await settle(
+            runHook(hook.name, () =>
+              post.call(hook, { request, response, run: state, ...(emit === undefined ? {} : { emit }) }),
+            ),
           );
         }
       }
@@ -208,7 +214,7 @@ export async function executeRun(
       });
       await params.onCheckpoint?.({ kind: 'reply', step, messages: state.messages });
       if (response.toolCalls.length === 0) return finish(resultOf(state, response.finishReason));
-      const awaiting = await toolStep();
+      const awaiting = await settle(toolStep());
       if (awaiting.length > 0) return finish(pausedResult(state, awaiting));
     }
   } catch (error) {

@@ -33,7 +33,8 @@ export function pausedResult(run: RunState, pendingApprovals: PendingApproval[])
 
 /** Gives an error the run's partial result (and a stable code), keeping the original as cause. */
 export function withPartial(error: unknown, run: RunState): LoushoError {
-  const partial = resultOf(run, 'other');
+  // A copy: work the run abandoned (a hook or tool that ignored the abort) may still change the live transcript.
+  const partial = { ...resultOf(run, 'other'), messages: [...run.messages] };
   if (run.abortSignal?.aborted === true) {
     return abortedError('The run was aborted through its AbortSignal.', error, partial);
   }

@@ -1,0 +1,170 @@
+import { contentText } from '../messages/content.js';
+import { parseToolArguments } from '../messages/tool-arguments.js';
+import type { AssistantMessage, Message, TextPart } from '../messages/types.js';
+import { readAgentsParts } from './agents-content.js';
+import { AGENTS_METADATA, type AgentsMetadata } from './agents-items-types.js';
+import { rawArguments } from './arguments-text.js';
+import { metadataWith } from './carried-parts.js';
+import { checkedTranscript } from './checked-transcript.js';
+import { checkArray, invalidInput, isRecord, requireString } from './invalid-input.js';
+
+const WHERE = 'fromAgentsItems()';
+
+type Draft = Message & { metadata?: { [AGENTS_METADATA]?: AgentsMetadata } };
+
+function without(item: Record<string, unknown>, ...keys: string[]): Record<string, unknown> {
+  const rest = { ...item };
+  for (const key of keys) delete rest[key];
+  return rest;
+}
+
+/** The fields unless they are exactly what toAgentsItems writes when it has none. */
+function unlessDefault(
+  fields: Record<string, unknown>,
+  defaults: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  const keys = Object.keys(fields);
+  const same = keys.length === Object.keys(defaults).length && keys.every((k) => fields[k] === defaults[k]);
+  return same ? undefined : fields;
+}
+
+function agentsMeta(message: Draft): AgentsMetadata {
+  return message.metadata?.[AGENTS_METADATA] ?? {};
+}
+
+function setMeta(message: Draft, meta: AgentsMetadata): void {
+  const { metadata } = metadataWith(AGENTS_METADATA, { ...meta }, message.metadata);
+  if (metadata !== undefined) message.metadata = metadata;
+}
+
+function messageItem(item: Record<string, unknown>, i: number): Draft {
+  const path = `items[${i}]`;
+  const role = item.role === 'assistant' ? { role: 'assistant', status: 'completed' } : { role: item.role };
+  const message = unlessDefault(without(item, 'content'), { type: 'message', ...role });
+  const { content } = item;
+  if (item.role === 'system') {
+    if (typeof content !== 'string')
+      throw invalidInput(WHERE, path, i, '(system) has content that is not a string', 'Give a string.');
+    return { role: 'system', content, ...metadataWith(AGENTS_METADATA, { message }) };
+  }
+  if (item.role !== 'user' && item.role !== 'assistant') {
+    throw invalidInput(
+      WHERE,
+      path,
+      i,
+      `has role ${JSON.stringify(item.role)}`,
+      "A message item has role 'user', 'assistant' or 'system'.",
+    );
+  }
+  if (typeof content === 'string') return { role: item.role, content, ...metadataWith(AGENTS_METADATA, { message }) };
+  if (!Array.isArray(content))
+    throw invalidInput(WHERE, path, i, 'has content that is neither a string nor parts', 'Give content.');
+  const { content: parts, carried } = readAgentsParts(content);
+  const meta = metadataWith(AGENTS_METADATA, { message, parts: carried });
+  if (item.role === 'user') return { role: 'user', content: parts, ...meta };
+  if (parts.some((p) => p.type === 'image'))
+    throw invalidInput(
+      WHERE,
+      path,
+      i,
+      '(assistant) has an image',
+      'Only user messages and tool results hold images here.',
+    );
+  const texts = parts as TextPart[];
+  return {
+    role: 'assistant',
+    content: texts.length <= 1 && carried.length === 0 ? contentText(texts) : texts,
+    ...meta,
+  };
+}
+
+function resultItem(item: Record<string, unknown>, i: number, names: Map<string, string>): Draft {
+  const path = `items[${i}]`;
+  const fix = "A function call result is { type: 'function_call_result', callId, name, status, output }.";
+  const toolCallId = requireString(WHERE, path, i, item.callId, 'callId', fix);
+  // The result's name is the call's: kept as toolName only when it says something the call does not.
+  const name = typeof item.name === 'string' && item.name !== names.get(toolCallId) ? { toolName: item.name } : {};
+  const result = unlessDefault(without(item, 'output', 'callId', 'name'), {
+    type: 'function_call_result',
+    status: 'completed',
+  });
+  const { output } = item;
+  if (typeof output === 'string')
+    return { role: 'tool', toolCallId, ...name, content: output, ...metadataWith(AGENTS_METADATA, { result }) };
+  const single = isRecord(output);
+  if (!single && !Array.isArray(output)) throw invalidInput(WHERE, path, i, 'has no output', fix);
+  const { content, carried } = readAgentsParts(single ? [output] : (output as unknown[]));
+  const asText = single && output.type === 'text' && content.length === 1 ? contentText(content) : content;
+  return {
+    role: 'tool',
+    toolCallId,
+    ...name,
+    content: asText,
+    ...metadataWith(AGENTS_METADATA, { result, parts: carried, ...(single ? { output: 'object' as const } : {}) }),
+  };
+}
+
+/**
+ * The items an OpenAI Agents SDK session stores (AgentInputItem) as our messages: message
+ * items, function_call items (joined to the assistant message before them) and
+ * function_call_result items. Each item's other fields, and items our Message cannot hold
+ * (reasoning, hosted tool calls), are kept in `metadata.openaiAgents`, so
+ * {@link toAgentsItems} writes them back as they were. Throws LOUSHO_MESSAGE_INVALID
+ * naming the item and the fix when an item cannot be read.
+ *
+ * @example
+ * const transcript = fromAgentsItems(await session.getItems());
+ * console.log(estimateTokens(transcript, 'gpt-4o-mini'));
+ */
+export function fromAgentsItems(items: readonly unknown[]): Message[] {
+  return checkedTranscript(agentsItemsToMessages(items));
+}
+
+/** {@link fromAgentsItems} without the check of how calls and results pair: for a part of a transcript (the messages a step added). */
+export function agentsItemsToMessages(items: readonly unknown[]): Message[] {
+  checkArray(WHERE, items, 'items');
+  const out: Draft[] = [];
+  const names = new Map<string, string>();
+  let pending: unknown[] = [];
+  const push = (message: Draft) => {
+    if (pending.length > 0) setMeta(message, { ...agentsMeta(message), before: pending });
+    pending = [];
+    out.push(message);
+  };
+  items.forEach((item, i) => {
+    if (!isRecord(item)) throw invalidInput(WHERE, `items[${i}]`, i, 'is not an object', 'Give { type, ... } items.');
+    const type = item.type ?? (item.role === undefined ? undefined : 'message');
+    if (type === 'message') push(messageItem(item, i));
+    else if (type === 'function_call_result') push(resultItem(item, i, names));
+    else if (type === 'function_call') {
+      const fix = "A function call is { type: 'function_call', callId, name, arguments }.";
+      const id = requireString(WHERE, `items[${i}]`, i, item.callId, 'callId', fix);
+      const name = requireString(WHERE, `items[${i}]`, i, item.name, 'name', fix);
+      names.set(id, name);
+      const last = out[out.length - 1];
+      const target: AssistantMessage =
+        pending.length === 0 && last?.role === 'assistant' ? last : { role: 'assistant', content: '' };
+      const args = parseToolArguments(item.arguments);
+      target.toolCalls = [...(target.toolCalls ?? []), { id, name, arguments: args }];
+      const raw = rawArguments(item.arguments, args);
+      const fields = unlessDefault(without(item, 'callId', 'name', ...(raw === undefined ? ['arguments'] : [])), {
+        type: 'function_call',
+        status: 'completed',
+      });
+      if (fields !== undefined)
+        setMeta(target, { ...agentsMeta(target), calls: { ...agentsMeta(target).calls, [id]: fields } });
+      if (target !== last) push(target);
+    } else if (typeof type === 'string') pending.push(item);
+    else
+      throw invalidInput(
+        WHERE,
+        `items[${i}]`,
+        i,
+        'has no type',
+        "Give each item a type ('message', 'function_call', ...).",
+      );
+  });
+  const last = out[out.length - 1];
+  if (pending.length > 0 && last !== undefined) setMeta(last, { ...agentsMeta(last), after: pending });
+  return out;
+}

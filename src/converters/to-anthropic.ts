@@ -1,0 +1,133 @@
+import type { ContentPart, Message, ToolMessage } from '../messages/types.js';
+import {
+  ANTHROPIC_IMAGE_TYPES,
+  ANTHROPIC_METADATA,
+  type AnthropicContentBlock,
+  type AnthropicImageBlockParam,
+  type AnthropicImageMediaType,
+  type AnthropicMessageParam,
+  type AnthropicMetadata,
+  type AnthropicTextBlockParam,
+  type AnthropicToolResultBlockParam,
+  type AnthropicTranscript,
+} from './anthropic-types.js';
+import { mergeCarried, namespaceOf } from './carried-parts.js';
+import { imageData } from './image-source.js';
+import { invalidInput } from './invalid-input.js';
+
+const WHERE = 'toAnthropic()';
+
+function imageBlock(part: Extract<ContentPart, { type: 'image' }>, i: number): AnthropicImageBlockParam {
+  const data = imageData(part);
+  if (data.kind === 'url') return { type: 'image', source: { type: 'url', url: data.url } };
+  const type = data.mediaType?.toLowerCase().replace(/^image\/jpg$/, 'image/jpeg');
+  const mediaType = ANTHROPIC_IMAGE_TYPES.find((t) => t === type);
+  if (mediaType === undefined) {
+    throw invalidInput(
+      WHERE,
+      `messages[${i}]`,
+      i,
+      `has an image of type ${data.mediaType ?? 'unknown'}`,
+      `Anthropic accepts ${ANTHROPIC_IMAGE_TYPES.join(', ')}: set mediaType on the image part, or convert the image.`,
+    );
+  }
+  return {
+    type: 'image',
+    source: { type: 'base64', media_type: mediaType as AnthropicImageMediaType, data: data.data },
+  };
+}
+
+function blocks(content: readonly ContentPart[], i: number): (AnthropicTextBlockParam | AnthropicImageBlockParam)[] {
+  return content.map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : imageBlock(part, i)));
+}
+
+function carriedOf(m: Message) {
+  return namespaceOf<AnthropicMetadata>(m, ANTHROPIC_METADATA)?.parts;
+}
+
+function toolResult(m: ToolMessage, i: number): AnthropicToolResultBlockParam {
+  const carried = carriedOf(m);
+  const content =
+    typeof m.content === 'string' && carried === undefined
+      ? m.content
+      : (mergeCarried(blocks(typeof m.content === 'string' ? [] : m.content, i), carried) as AnthropicContentBlock[]);
+  return {
+    type: 'tool_result',
+    tool_use_id: m.toolCallId,
+    ...(content === '' ? {} : { content: content as NonNullable<AnthropicToolResultBlockParam['content']> }),
+    ...(m.isError === true ? { is_error: true } : {}),
+  };
+}
+
+/** Tool-call arguments as a tool_use input, which must be an object: JSON text parsed, anything else {}. */
+function toolInput(args: unknown): Record<string, unknown> {
+  let value = args;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return {};
+    }
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function message(m: Exclude<Message, ToolMessage>, i: number): AnthropicMessageParam {
+  const carried = carriedOf(m);
+  if (m.role === 'system') return { role: 'user', content: `[system] ${m.content}` };
+  if (m.role === 'user') {
+    if (typeof m.content === 'string' && carried === undefined) return { role: 'user', content: m.content };
+    const parts = typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : m.content;
+    return { role: 'user', content: mergeCarried(blocks(parts, i), carried) as AnthropicContentBlock[] };
+  }
+  const calls = m.toolCalls ?? [];
+  if (typeof m.content === 'string' && calls.length === 0 && carried === undefined)
+    return { role: 'assistant', content: m.content };
+  const texts = typeof m.content === 'string' ? (m.content === '' ? [] : [m.content]) : m.content.map((p) => p.text);
+  const list: AnthropicContentBlock[] = [
+    ...texts.map((text): AnthropicTextBlockParam => ({ type: 'text', text })),
+    ...calls.map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: toolInput(c.arguments) })),
+  ];
+  return { role: 'assistant', content: mergeCarried(list, carried) as AnthropicContentBlock[] };
+}
+
+/**
+ * Our messages as an Anthropic Messages API transcript, `{ system, messages }` (system
+ * apart): the leading system messages become `system` (a string, or text blocks when
+ * there are several); consecutive tool results become one user message of `tool_result`
+ * blocks; tool calls become `tool_use` blocks (arguments that are not an object become {}).
+ * What {@link fromAnthropic} kept in `metadata.anthropic` (thinking, documents) goes back
+ * where it was. Lossy: a later system message becomes user text starting "[system] ", and
+ * `toolName`, image `detail`/`width`/`height` and `metadata` are not written (see
+ * docs/converters.md). Throws LOUSHO_MESSAGE_INVALID for an image Anthropic cannot take.
+ *
+ * @example
+ * const { system, messages } = toAnthropic(transcript);
+ * await anthropic.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 1024, system, messages });
+ */
+export function toAnthropic(messages: readonly Message[]): AnthropicTranscript {
+  let start = 0;
+  while (messages[start]?.role === 'system') start++;
+  const system = (messages.slice(0, start) as Extract<Message, { role: 'system' }>[]).map((m) => m.content);
+  const out: AnthropicMessageParam[] = [];
+  let results: AnthropicToolResultBlockParam[] | undefined;
+  for (let i = start; i < messages.length; i++) {
+    const m = messages[i] as Message;
+    if (m.role !== 'tool') {
+      results = undefined;
+      out.push(message(m, i));
+      continue;
+    }
+    if (results === undefined) {
+      results = [];
+      out.push({ role: 'user', content: results });
+    }
+    results.push(toolResult(m, i));
+  }
+  return {
+    ...(system.length === 0
+      ? {}
+      : { system: system.length === 1 ? (system[0] as string) : system.map((text) => ({ type: 'text', text })) }),
+    messages: out,
+  };
+}

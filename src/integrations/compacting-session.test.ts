@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import { twoPhaseStrategy } from '../compaction/two-phase.js';
+import type { AgentsItem } from '../converters/agents-items-types.js';
+import { fromAgentsItems } from '../converters/from-agents-items.js';
+import { findPairingProblem, validateMessages } from '../messages/validate.js';
+import { estimateTokens } from '../models/estimate-tokens.js';
+import { MemorySessionStore } from '../sessions/store.js';
+import { thrown } from '../test-support/errors.js';
+import { prose } from '../test-support/text.js';
+import { mockModel } from '../testing/mock-model.js';
+import type { AgentsSession } from './agents-session.js';
+import { AgentsStoreSession } from './agents-store-session.js';
+import { compactingSession } from './compacting-session.js';
+
+/** An in-memory session with the Agents SDK's interface, copying items in and out as its MemorySession does. */
+class ListSession implements AgentsSession {
+  items: AgentsItem[] = [];
+  clears = 0;
+  failNextAdd = false;
+  async getSessionId() {
+    return 'list';
+  }
+  async getItems(limit?: number) {
+    return structuredClone(limit === undefined ? this.items : this.items.slice(-limit));
+  }
+  async addItems(items: AgentsItem[]) {
+    if (this.failNextAdd) {
+      this.failNextAdd = false;
+      throw new Error('disk full');
+    }
+    this.items.push(...structuredClone(items));
+  }
+  async popItem() {
+    return this.items.pop();
+  }
+  async clearSession() {
+    this.clears++;
+    this.items = [];
+  }
+}
+
+/** One turn as the Agents SDK's runner stores it (the shapes of @openai/agents-core 0.14.3): two reads and an answer. */
+function turnItems(turn: number, size = 6_000): AgentsItem[] {
+  const items: AgentsItem[] = [{ type: 'message', role: 'user', content: `question ${turn}` }];
+  for (const k of [0, 1]) {
+    const callId = `call_${turn}_${k}`;
+    items.push({
+      type: 'function_call',
+      callId,
+      name: 'read',
+      arguments: JSON.stringify({ path: `f${turn}.${k}` }),
+      status: 'completed',
+    });
+    items.push({
+      type: 'function_call_result',
+      name: 'read',
+      callId,
+      status: 'completed',
+      output: { type: 'text', text: prose(turn * 2 + k, size) },
+    });
+  }
+  items.push({
+    type: 'message',
+    role: 'assistant',
+    status: 'completed',
+    content: [{ type: 'output_text', text: `answer ${turn}` }],
+  });
+  return items;
+}
+
+/** What the runner does around a session: read the history, store the turn, then runCompaction() when the session has it. */
+async function runTurns(
+  session: AgentsSession & { runCompaction?: () => Promise<unknown> },
+  turns: number,
+  size?: number,
+) {
+  const sizes: number[] = [];
+  const reported: unknown[] = [];
+  for (let turn = 0; turn < turns; turn++) {
+    await session.getItems();
+    await session.addItems(turnItems(turn, size));
+    if (typeof session.runCompaction === 'function') reported.push(await session.runCompaction());
+    sizes.push(estimateTokens(fromAgentsItems(await session.getItems()), 'gpt-4o-mini'));
+  }
+  return { sizes, reported };
+}
+
+describe('compactingSession()', () => {
+  it('keeps the stored history under the threshold turn after turn, every call with its result', async () => {
+    const inner = new ListSession();
+    const session = compactingSession({
+      session: inner,
+      model: 'gpt-4o-mini',
+      contextWindow: 12_000,
+      protectedTokens: 3_000,
+    });
+    const { sizes } = await runTurns(session, 12);
+    expect(Math.max(...sizes)).toBeLessThan(12_000 * 0.9);
+    const messages = fromAgentsItems(inner.items);
+    expect(findPairingProblem(messages)).toBeUndefined();
+    expect(inner.items.filter((i) => i.type === 'function_call_result')).toHaveLength(24);
+    expect(JSON.stringify(inner.items)).toContain('[pruned: read({\\"path\\":\\"f0.0\\"}) result');
+  });
+
+  it('leaves a history under the threshold as it is', async () => {
+    const inner = new ListSession();
+    await runTurns(compactingSession({ session: inner, contextWindow: 128_000 }), 3);
+    expect(inner.clears).toBe(0);
+    expect(inner.items).toEqual([0, 1, 2].flatMap((t) => turnItems(t)));
+  });
+
+  it('summarizes once and continues from its own rewrite, reporting the summarizer calls to the runner', async () => {
+    const summarizer = mockModel(() => 'Summary: questions were answered by reading files.', { modelId: 'summarizer' });
+    const inner = new ListSession();
+    const session = compactingSession({
+      session: inner,
+      model: 'gpt-4o-mini',
+      contextWindow: 4_000,
+      protectedTokens: 1_000,
+      strategy: twoPhaseStrategy({ model: summarizer }),
+    });
+    const { sizes, reported } = await runTurns(session, 30, 2_000);
+    expect(Math.max(...sizes)).toBeLessThan(4_000 * 0.9);
+    expect(summarizer.calls.length).toBeGreaterThan(0);
+    expect(summarizer.calls.length).toBeLessThan(10);
+    expect(reported.filter((r) => r !== null)).toHaveLength(summarizer.calls.length);
+    expect(reported.find((r) => r !== null)).toMatchObject({
+      usage: { inputTokens: expect.any(Number), totalTokens: expect.any(Number) },
+    });
+    expect(inner.items[0]).toMatchObject({
+      type: 'message',
+      role: 'user',
+      content: expect.stringContaining('[Conversation summary]'),
+    });
+  });
+
+  it('compacts whatever the size with force: true or compact()', async () => {
+    const inner = new ListSession();
+    const session = compactingSession({ session: inner, contextWindow: 128_000, protectedTokens: 0 });
+    await inner.addItems([...turnItems(0), ...turnItems(1)]);
+    await session.runCompaction({ force: true });
+    expect(inner.clears).toBe(1);
+    expect(
+      fromAgentsItems(inner.items).filter((m) => m.role === 'tool' && String(m.content).startsWith('[pruned:')),
+    ).toHaveLength(4);
+    const again = await session.compact();
+    expect(again.tokensAfter).toBe(again.tokensBefore);
+  });
+
+  it('puts the old history back when storing the compacted one fails', async () => {
+    const inner = new ListSession();
+    const session = compactingSession({ session: inner, contextWindow: 128_000, protectedTokens: 0 });
+    await inner.addItems(turnItems(0));
+    const before = structuredClone(inner.items);
+    inner.failNextAdd = true;
+    await expect(session.compact()).rejects.toThrow('disk full');
+    expect(inner.items).toEqual(before);
+  });
+
+  it('refuses what is not a session with LOUSHO_CONFIG_INVALID', () => {
+    const error = thrown(() => compactingSession({ session: {} as AgentsSession }));
+    expect(error.code).toBe('LOUSHO_CONFIG_INVALID');
+    expect(error.message).toContain('new MemorySession()');
+  });
+});
+
+describe('AgentsStoreSession', () => {
+  it('keeps Agents SDK items in our store as messages and gives them back as they were', async () => {
+    const store = new MemorySessionStore();
+    const session = new AgentsStoreSession({ store, sessionId: 's1' });
+    const reasoning = { type: 'reasoning', id: 'rs_1', content: [], providerData: { encrypted: 'x' } };
+    const items = [...turnItems(0, 100), reasoning, ...turnItems(1, 100)];
+    await session.addItems(items.slice(0, 4));
+    await session.addItems(items.slice(4));
+    expect(await session.getItems()).toEqual(items);
+    expect(await session.getItems(2)).toEqual(items.slice(-2));
+    const stored = await session.messages();
+    validateMessages(stored);
+    const turn = ['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant'];
+    expect(stored?.map((m) => m.role)).toEqual([...turn, ...turn]);
+    expect(await session.popItem()).toEqual(items.at(-1));
+    expect(await session.getItems()).toEqual(items.slice(0, -1));
+    await session.clearSession();
+    expect(await session.getItems()).toEqual([]);
+    expect(await session.getSessionId()).toBe('s1');
+  });
+
+  it('is compacted like any other session', async () => {
+    const session = compactingSession({
+      session: new AgentsStoreSession({ store: new MemorySessionStore(), sessionId: 's' }),
+      contextWindow: 12_000,
+      protectedTokens: 3_000,
+    });
+    const { sizes } = await runTurns(session, 12);
+    expect(Math.max(...sizes)).toBeLessThan(12_000 * 0.9);
+  });
+});

@@ -1,0 +1,151 @@
+import { type CompactMessagesResult, compactMessages } from '../compaction/compact-messages.js';
+import { createCompactionHook } from '../compaction/compaction-hook.js';
+import type { CompactionStrategy } from '../compaction/types.js';
+import type { AgentsItem } from '../converters/agents-items-types.js';
+import { agentsItemsToMessages, fromAgentsItems } from '../converters/from-agents-items.js';
+import { toAgentsItems } from '../converters/to-agents-items.js';
+import { configError } from '../errors/lousho-error.js';
+import type { AgentsCompactionUsage, AgentsSession } from './agents-session.js';
+import { ConversationCompaction, type FrameworkCompactionOptions } from './conversation-compaction.js';
+
+/** Options of {@link compactingSession}: the session to wrap, and the compaction hook's options. */
+export interface CompactingSessionOptions extends FrameworkCompactionOptions {
+  /** The session to wrap: one of the Agents SDK's, or ours (AgentsStoreSession). */
+  session: AgentsSession;
+}
+
+/**
+ * An OpenAI Agents SDK session that compacts the history it keeps with our strategies. It
+ * hands every call to the session it wraps; after each turn the runner calls
+ * runCompaction(), and when the stored history is above the threshold (or `force` is set)
+ * it is rewritten compacted: old tool results pruned, old turns summarized, pinned and
+ * system messages kept, every call with its result. compact() does it now, whatever the size.
+ */
+export class CompactingSession implements AgentsSession {
+  readonly #inner: AgentsSession;
+  readonly #options: CompactingSessionOptions;
+  readonly #conversation: ConversationCompaction<AgentsItem>;
+  #reported = 0;
+
+  constructor(options: CompactingSessionOptions) {
+    const { session, onEvent, model: _model, ...hookOptions } = options;
+    const methods = ['getSessionId', 'getItems', 'addItems', 'popItem', 'clearSession'] as const;
+    if (typeof session !== 'object' || session === null || methods.some((m) => typeof session[m] !== 'function')) {
+      throw configError(
+        `compactingSession({ session }): session must be an OpenAI Agents SDK session (${methods.join(', ')}), such as new MemorySession() or new AgentsStoreSession({ store, sessionId }).`,
+        { option: 'session' },
+      );
+    }
+    this.#inner = session;
+    this.#options = options;
+    this.#conversation = new ConversationCompaction<AgentsItem>(
+      createCompactionHook(hookOptions),
+      'OpenAI Agents SDK',
+      onEvent,
+    );
+  }
+
+  getSessionId(): Promise<string> {
+    return this.#inner.getSessionId();
+  }
+
+  getItems(limit?: number): Promise<AgentsItem[]> {
+    return this.#inner.getItems(limit);
+  }
+
+  addItems(items: AgentsItem[]): Promise<void> {
+    return this.#inner.addItems(items);
+  }
+
+  popItem(): Promise<AgentsItem | undefined> {
+    return this.#inner.popItem();
+  }
+
+  clearSession(): Promise<void> {
+    return this.#inner.clearSession();
+  }
+
+  /**
+   * Called by the Agents SDK's runner after it stored a turn: compacts the history when it
+   * is above the threshold, or whatever its size with `force: true`. Resolves to the usage
+   * of the summarizer's calls, for the run's totals, or null when there were none.
+   */
+  async runCompaction(args?: { force?: boolean }): Promise<{ usage: AgentsCompactionUsage } | null> {
+    if (args?.force === true) {
+      await this.compact();
+      return null;
+    }
+    const items = await this.#inner.getItems();
+    const { messages, changed } = await this.#conversation.compact(items, agentsItemsToMessages, {
+      model: this.#options.model ?? '',
+    });
+    if (changed) this.#conversation.settle(await this.#replace(items, toAgentsItems(messages)));
+    return this.#usage();
+  }
+
+  /** Compacts the stored history now, whatever its size (options.strategy, else the session's). */
+  async compact(
+    options: { strategy?: CompactionStrategy; protectedTokens?: number } = {},
+  ): Promise<CompactMessagesResult> {
+    const items = await this.#inner.getItems();
+    const { strategy, protectedTokens, contextWindow, thresholdPercent, model } = this.#options;
+    const result = await compactMessages(fromAgentsItems(items), {
+      ...(strategy === undefined ? {} : { strategy }),
+      ...(protectedTokens === undefined ? {} : { protectedTokens }),
+      ...(contextWindow === undefined ? {} : { contextWindow }),
+      ...(thresholdPercent === undefined ? {} : { thresholdPercent }),
+      ...(model === undefined ? {} : { model }),
+      ...options,
+    });
+    if (result.tokensAfter !== result.tokensBefore || result.summary !== undefined) {
+      this.#conversation.settle(await this.#replace(items, toAgentsItems(result.messages)));
+    }
+    return result;
+  }
+
+  /** Rewrites the wrapped session's history; puts the old one back if writing the new one fails. */
+  async #replace(old: AgentsItem[], next: AgentsItem[]): Promise<AgentsItem[]> {
+    await this.#inner.clearSession();
+    try {
+      await this.#inner.addItems(next);
+    } catch (error) {
+      await this.#inner.addItems(old);
+      throw error;
+    }
+    return next;
+  }
+
+  #usage(): { usage: AgentsCompactionUsage } | null {
+    const calls = this.#conversation.usage?.modelCalls ?? [];
+    const fresh = calls.slice(this.#reported);
+    this.#reported = calls.length;
+    if (fresh.length === 0) return null;
+    const inputTokens = fresh.reduce((n, c) => n + (c.usage.inputTokens ?? 0), 0);
+    const outputTokens = fresh.reduce((n, c) => n + (c.usage.outputTokens ?? 0), 0);
+    return {
+      usage: {
+        inputTokens,
+        outputTokens,
+        totalTokens: inputTokens + outputTokens,
+        inputTokensDetails: {},
+        outputTokensDetails: {},
+      },
+    };
+  }
+}
+
+/**
+ * Wraps an OpenAI Agents SDK session (theirs, or ours through AgentsStoreSession) so that
+ * the history it keeps is compacted with our strategies after each turn.
+ *
+ * @example
+ * const session = compactingSession({
+ *   session: new MemorySession(),
+ *   model: 'gpt-4o-mini',
+ *   strategy: twoPhaseStrategy({ model: 'openai/gpt-4o-mini' }),
+ * });
+ * await run(agent, 'Audit the repository.', { session });
+ */
+export function compactingSession(options: CompactingSessionOptions): CompactingSession {
+  return new CompactingSession(options);
+}

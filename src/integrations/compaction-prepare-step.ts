@@ -1,0 +1,48 @@
+import { inputTokensOf } from './ai-sdk-usage.js';
+import { ConversationPool, type FrameworkCompactionOptions } from './conversation-compaction.js';
+import { type PromptMessage, PromptMessages } from './model-prompt.js';
+
+/** What the helper reads of prepareStep's argument (ai 5 and 6). */
+export interface PrepareStepOptionsShape<M extends PromptMessage> {
+  messages: M[];
+  stepNumber: number;
+  steps: readonly { usage: { inputTokens?: number | undefined } }[];
+  model: string | { modelId: string };
+}
+
+/**
+ * A `prepareStep` for the AI SDK's generateText, streamText and ToolLoopAgent that compacts
+ * the step's messages with our strategies, without our runtime: it returns `{ messages }`
+ * once a compaction has changed the conversation (and nothing before), and calibrates its
+ * estimate with the prompt tokens each step reported. Messages it did not change are given
+ * back as they were. The system prompt given as `system` and the tool definitions are not
+ * in `messages`: the calibration counts them from the second step on. Pin a message with
+ * `providerOptions: { lousho: { pinned: true } }`.
+ *
+ * @example
+ * await generateText({
+ *   model, tools, stopWhen: stepCountIs(100),
+ *   prepareStep: compactionPrepareStep({ contextWindow: 128_000 }),
+ *   prompt: 'Audit the repository.',
+ * });
+ */
+export function compactionPrepareStep(options: FrameworkCompactionOptions = {}) {
+  const pool = new ConversationPool<PromptMessage>(options, 'AI SDK');
+  const prompts = new WeakMap<object, PromptMessages>();
+  const lastStep = new WeakMap<object, number>();
+  return async <M extends PromptMessage>(step: PrepareStepOptionsShape<M>): Promise<{ messages: M[] } | undefined> => {
+    const conversation = pool.pick(step.messages);
+    const prompt = prompts.get(conversation) ?? new PromptMessages('model-messages');
+    prompts.set(conversation, prompt);
+    // The previous step of this loop was the call compacted last: its usage calibrates this one.
+    if (lastStep.get(conversation) === step.stepNumber - 1) {
+      await conversation.reported(inputTokensOf(step.steps[step.steps.length - 1]?.usage));
+    }
+    lastStep.set(conversation, step.stepNumber);
+    const modelId = typeof step.model === 'string' ? step.model : step.model.modelId;
+    const { messages, compacted } = await conversation.compact(step.messages, (added) => prompt.read(added), {
+      model: options.model ?? modelId,
+    });
+    return compacted ? { messages: prompt.write(messages) as M[] } : undefined;
+  };
+}

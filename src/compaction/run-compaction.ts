@@ -83,7 +83,7 @@ function checkResult(result: unknown, strategy: string, input: readonly Message[
   if (typeof r !== 'object' || r === null || !Array.isArray(r.messages))
     throw invalid(strategy, 'returned no messages array');
   try {
-    r.messages.forEach((message, i) => validateMessage(message, i));
+    for (const [i, message] of r.messages.entries()) validateMessage(message, i);
   } catch (cause) {
     throw invalid(strategy, `returned a malformed message (${(cause as Error).message})`);
   }

@@ -227,7 +227,7 @@ export function estimateTokens(input: readonly Message[] | TokenEstimateRequest,
     return requestFixedTokens(request, profile) + messagesTokens(request.messages, profile);
   } catch (error) {
     // Bad input, not a bug: name the message that is not a Message (validation says which and how).
-    request.messages.forEach((message, i) => validateMessage(message, i));
+    for (const [i, message] of request.messages.entries()) validateMessage(message, i);
     throw new LoushoError('LOUSHO_CONFIG_INVALID', `estimateTokens() could not count the request: ${String(error)}`, {
       cause: error,
     });

@@ -5,8 +5,8 @@
 
 /** One AgentInputItem: a message, a function_call, a function_call_result, or another item (reasoning, hosted tools). */
 export interface AgentsItem {
-  type?: string;
-  role?: string;
+  type?: string | undefined;
+  role?: string | undefined;
   [key: string]: unknown;
 }
 

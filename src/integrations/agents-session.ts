@@ -4,12 +4,12 @@ import type { AgentsItem } from '../converters/agents-items-types.js';
  * The session interface of the OpenAI Agents SDK (`Session` of @openai/agents-core), as a
  * structural type: any of its sessions (MemorySession, OpenAIConversationsSession, ...) fits.
  */
-export interface AgentsSession {
+export interface AgentsSession<I extends AgentsItem = AgentsItem> {
   getSessionId(): Promise<string>;
   /** The most recent `limit` items (all without it), oldest first. */
-  getItems(limit?: number): Promise<AgentsItem[]>;
-  addItems(items: AgentsItem[]): Promise<void>;
-  popItem(): Promise<AgentsItem | undefined>;
+  getItems(limit?: number): Promise<I[]>;
+  addItems(items: I[]): Promise<void>;
+  popItem(): Promise<I | undefined>;
   clearSession(): Promise<void>;
 }
 

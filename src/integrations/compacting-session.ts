@@ -9,9 +9,9 @@ import type { AgentsCompactionUsage, AgentsSession } from './agents-session.js';
 import { ConversationCompaction, type FrameworkCompactionOptions } from './conversation-compaction.js';
 
 /** Options of {@link compactingSession}: the session to wrap, and the compaction hook's options. */
-export interface CompactingSessionOptions extends FrameworkCompactionOptions {
+export interface CompactingSessionOptions<I extends AgentsItem = AgentsItem> extends FrameworkCompactionOptions {
   /** The session to wrap: one of the Agents SDK's, or ours (AgentsStoreSession). */
-  session: AgentsSession;
+  session: AgentsSession<I>;
 }
 
 /**
@@ -21,13 +21,13 @@ export interface CompactingSessionOptions extends FrameworkCompactionOptions {
  * it is rewritten compacted: old tool results pruned, old turns summarized, pinned and
  * system messages kept, every call with its result. compact() does it now, whatever the size.
  */
-export class CompactingSession implements AgentsSession {
-  readonly #inner: AgentsSession;
-  readonly #options: CompactingSessionOptions;
+export class CompactingSession<I extends AgentsItem = AgentsItem> implements AgentsSession<I> {
+  readonly #inner: AgentsSession<I>;
+  readonly #options: CompactingSessionOptions<I>;
   readonly #conversation: ConversationCompaction<AgentsItem>;
   #reported = 0;
 
-  constructor(options: CompactingSessionOptions) {
+  constructor(options: CompactingSessionOptions<I>) {
     const { session, onEvent, model: _model, ...hookOptions } = options;
     const methods = ['getSessionId', 'getItems', 'addItems', 'popItem', 'clearSession'] as const;
     if (typeof session !== 'object' || session === null || methods.some((m) => typeof session[m] !== 'function')) {
@@ -49,15 +49,15 @@ export class CompactingSession implements AgentsSession {
     return this.#inner.getSessionId();
   }
 
-  getItems(limit?: number): Promise<AgentsItem[]> {
+  getItems(limit?: number): Promise<I[]> {
     return this.#inner.getItems(limit);
   }
 
-  addItems(items: AgentsItem[]): Promise<void> {
+  addItems(items: I[]): Promise<void> {
     return this.#inner.addItems(items);
   }
 
-  popItem(): Promise<AgentsItem | undefined> {
+  popItem(): Promise<I | undefined> {
     return this.#inner.popItem();
   }
 
@@ -105,11 +105,12 @@ export class CompactingSession implements AgentsSession {
 
   /** Rewrites the wrapped session's history; puts the old one back if writing the new one fails. */
   async #replace(old: AgentsItem[], next: AgentsItem[]): Promise<AgentsItem[]> {
+    // The converters write each item back with the fields it came with: the wrapped session's own item type.
     await this.#inner.clearSession();
     try {
-      await this.#inner.addItems(next);
+      await this.#inner.addItems(next as I[]);
     } catch (error) {
-      await this.#inner.addItems(old);
+      await this.#inner.addItems(old as I[]);
       throw error;
     }
     return next;
@@ -146,6 +147,8 @@ export class CompactingSession implements AgentsSession {
  * });
  * await run(agent, 'Audit the repository.', { session });
  */
-export function compactingSession(options: CompactingSessionOptions): CompactingSession {
-  return new CompactingSession(options);
+export function compactingSession<I extends AgentsItem = AgentsItem>(
+  options: CompactingSessionOptions<I>,
+): CompactingSession<I> {
+  return new CompactingSession<I>(options);
 }

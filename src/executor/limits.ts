@@ -1,4 +1,5 @@
 import type { RunUsage } from '../contracts/run-usage.js';
+import { checkOptions } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
 
 /** Budgets of one run. Each counts every model call of the run, the summarizer's included. */
@@ -22,6 +23,7 @@ export function checkLimits(limits: unknown): AgentLimits {
   if (limits === undefined) return {};
   if (typeof limits !== 'object' || limits === null)
     throw configError('limits must be an object such as { maxSteps: 50 }.');
+  checkOptions<AgentLimits>(limits, 'limits', ['maxSteps', 'maxTokens', 'maxCostUsd']);
   const l = limits as Record<string, unknown>;
   for (const key of ['maxSteps', 'maxTokens', 'maxCostUsd'] as const) {
     const v = l[key];

@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { type FileHandle, lstat, open, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { checkOptions } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
 import { acquireFileLease, type LeaseFiles, releaseFileLease, renewFileLease } from './file-lease.js';
 import { cleanTemporary, makePrivateDir, PRIVATE_FILE_MODE, withTemporary } from './private-files.js';
@@ -56,6 +57,7 @@ export class FileSessionStore implements SessionStore {
 
   /** `fsync: true` flushes every append to the disk (survives a power loss, not only a crash; slower). */
   constructor(options: { dir: string; fsync?: boolean }) {
+    checkOptions<Record<string, unknown>>(options, 'new FileSessionStore()', ['dir', 'fsync']);
     if (typeof options?.dir !== 'string' || options.dir === '') {
       throw configError('FileSessionStore needs a folder: new FileSessionStore({ dir: "./sessions" }).');
     }

@@ -1,3 +1,4 @@
+import { checkOptions } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
 import type { LeaseState, SessionLogRead, SessionStore } from './store.js';
 import { checkId, conflict, guarded, NotWrittenHere } from './store-errors.js';
@@ -53,6 +54,7 @@ export class KVSessionStore implements SessionStore {
   readonly description: string;
 
   constructor(options: { client: KVClient; prefix?: string }) {
+    checkOptions<Record<string, unknown>>(options, 'new KVSessionStore()', ['client', 'prefix']);
     const client = options?.client;
     if (typeof client?.eval !== 'function') {
       throw configError(

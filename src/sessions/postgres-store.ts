@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { checkOptions } from '../errors/check-options.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
 import { LEASE_TABLE_COLUMNS, LOG_TABLE_COLUMNS } from './sql-schema.js';
 import type { LeaseState, SessionLogRead, SessionStore } from './store.js';
@@ -60,6 +61,7 @@ export class PostgresSessionStore implements SessionStore {
 
   /** Pass a connection string (the store makes its own pool; close() ends it), or a pg Pool to share. */
   constructor(options: { connectionString: string } | { pool: PostgresPool }) {
+    checkOptions<Record<string, unknown>>(options, 'new PostgresSessionStore()', ['connectionString', 'pool']);
     if ('pool' in options && typeof options.pool?.query === 'function') {
       this.#pool = options.pool;
       this.#ownsPool = false;

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { checkOptions } from '../errors/check-options.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
 import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
 import { LEASE_TABLE_COLUMNS, LOG_TABLE_COLUMNS, leaseDecision } from './sql-schema.js';
@@ -54,6 +55,7 @@ export class SqliteSessionStore implements SessionStore {
   #db: SqliteDatabase | undefined;
 
   constructor(options: { path: string } | { database: SqliteDatabase }) {
+    checkOptions<Record<string, unknown>>(options, 'new SqliteSessionStore()', ['path', 'database']);
     if ('database' in options && options.database !== undefined) {
       const database = options.database;
       this.description = 'SqliteSessionStore(a shared database)';

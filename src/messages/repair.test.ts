@@ -123,3 +123,22 @@ describe('repairTranscript()', () => {
     );
   });
 });
+
+describe('a broken transcript never reaches a provider', () => {
+  it('agent.send() and compactMessages() refuse it with LOUSHO_MESSAGE_INVALID before any model call', async () => {
+    const { createAgent } = await import('../agent/create-agent.js');
+    const { compactMessages } = await import('../compaction/compact-messages.js');
+    const { mockModel } = await import('../testing/mock-model.js');
+    const model = mockModel(['never']);
+    const broken: Message[] = [user, call('a'), user, result('a')];
+    const sent = await createAgent({ provider: model })
+      .send(broken)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(LoushoError.isInstance(sent) && sent.code).toBe('LOUSHO_MESSAGE_INVALID');
+    expect(model.calls).toHaveLength(0);
+    await expect(compactMessages(broken)).rejects.toMatchObject({ code: 'LOUSHO_MESSAGE_INVALID' });
+  });
+});

@@ -7,7 +7,7 @@ import { isPinned } from '../messages/pin.js';
 import type { Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
 import { thrown } from '../test-support/errors.js';
-import { fromModelMessages } from './from-model-messages.js';
+import { fromModelMessages, modelMessagesToMessages } from './from-model-messages.js';
 import { toModelMessages } from './to-model-messages.js';
 
 const usage = {
@@ -122,7 +122,7 @@ describe('fromModelMessages', () => {
     expect(value(6)).toEqual([{ type: 'image-data', data: 'iVBORw0KGgo=', mediaType: 'image/png' }]);
     expect(value(5)).toEqual([{ type: 'media', data: 'iVBORw0KGgo=', mediaType: 'image/png' }]);
     expect(
-      fromModelMessages([
+      modelMessagesToMessages([
         {
           role: 'tool',
           content: [

@@ -1,7 +1,7 @@
 import { contentText } from '../messages/content.js';
+import { imageData } from '../messages/image-source.js';
 import type { ContentPart, ToolMessage } from '../messages/types.js';
 import { type CarriedPart, mergeCarried, splitCarried } from './carried-parts.js';
-import { imageData } from './image-source.js';
 import { invalidInput, isRecord } from './invalid-input.js';
 import type {
   JSONValue,

@@ -1,3 +1,4 @@
+import { imageData } from '../messages/image-source.js';
 import type { ContentPart, Message, ToolMessage } from '../messages/types.js';
 import {
   ANTHROPIC_IMAGE_TYPES,
@@ -12,7 +13,6 @@ import {
   type AnthropicTranscript,
 } from './anthropic-types.js';
 import { mergeCarried, namespaceOf } from './carried-parts.js';
-import { imageData } from './image-source.js';
 import { invalidInput } from './invalid-input.js';
 
 const WHERE = 'toAnthropic()';

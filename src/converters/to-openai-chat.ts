@@ -1,7 +1,7 @@
+import { imageUrl } from '../messages/image-source.js';
 import type { ContentPart, Message } from '../messages/types.js';
 import { writeArguments } from './arguments-text.js';
 import { namespaceOf } from './carried-parts.js';
-import { imageUrl } from './image-source.js';
 import {
   OPENAI_CHAT_METADATA,
   type OpenAIChatImagePart,

@@ -1,8 +1,8 @@
 import { contentText } from '../messages/content.js';
+import { imageUrl } from '../messages/image-source.js';
 import type { ContentPart, Message } from '../messages/types.js';
 import { writeArguments } from './arguments-text.js';
 import { mergeCarried, namespaceOf } from './carried-parts.js';
-import { imageUrl } from './image-source.js';
 import {
   RESPONSES_METADATA,
   type ResponsesInputImage,

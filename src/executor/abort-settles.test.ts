@@ -4,9 +4,11 @@ import type { CompactionStrategy } from '../compaction/types.js';
 import type { Summarizer } from '../core/summarizer.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
+import { validateMessages } from '../messages/validate.js';
 import { readingTranscript } from '../test-support/transcripts.js';
 import { mockModel } from '../testing/mock-model.js';
 import { partialResult } from './result.js';
+import { UNFINISHED_CALL_TEXT } from './run-outcome.js';
 import { tool } from './tool.js';
 
 /** A promise that never settles, and a function that fires once the work has started. */
@@ -70,6 +72,9 @@ describe('abort always settles', () => {
     const agent = createAgent({ provider: mockModel([{ toolCalls: [{ name: 'hang' }] }, 'done']), tools: [hang] });
     const error = await abortedWhen(started, (abortSignal) => agent.send('go', { abortSignal }));
     expect(LoushoError.isInstance(error) && error.code).toBe('LOUSHO_ABORTED');
-    expect(partialResult(error)?.messages.at(-1)?.role).toBe('assistant');
+    // The partial transcript is valid: the unfinished call has an error result saying so.
+    const messages = partialResult(error)?.messages ?? [];
+    expect(messages.at(-1)).toMatchObject({ role: 'tool', content: UNFINISHED_CALL_TEXT, isError: true });
+    validateMessages(messages);
   });
 });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { readImageHeader } from '../messages/image-header.js';
 import type { Message } from '../messages/types.js';
 import {
   ASSISTANT_TEXT_FRAMING_TOKENS,
@@ -11,7 +12,6 @@ import {
   tokenProfile,
   toolDefinitionTokens,
 } from './estimate-tokens.js';
-import { readImageHeader } from './image-header.js';
 import { anthropicImageTokens, imageTokens, openAIImageTokens } from './image-tokens.js';
 import { GPT5_REQUEST_OVERHEAD_TOKENS } from './model-table.js';
 import { registerModel, resetModelRegistry } from './registry.js';

@@ -1,5 +1,5 @@
+import { readImageHeader } from '../messages/image-header.js';
 import type { ImagePart } from '../messages/types.js';
-import { readImageHeader } from './image-header.js';
 
 /** Which vendor's published image formula to use. */
 export type ImageFormula = 'openai' | 'anthropic';

@@ -1,6 +1,6 @@
 import { contentText } from '../messages/content.js';
+import { readImageHeader } from '../messages/image-header.js';
 import type { ContentPart, ImagePart, Message, TextPart, ToolMessage } from '../messages/types.js';
-import { readImageHeader } from '../models/image-header.js';
 
 /*
  * Our messages as the prompt of a Vercel AI SDK language model (LanguageModelV2/V3/V4

@@ -1,6 +1,6 @@
 import { LoushoError } from '../errors/lousho-error.js';
+import { readImageHeader } from '../messages/image-header.js';
 import type { ImagePart } from '../messages/types.js';
-import { readImageHeader } from '../models/image-header.js';
 import type { AnthropicImageBlock, AnthropicImageMediaType } from './anthropic-api-types.js';
 
 const MEDIA_TYPES: readonly AnthropicImageMediaType[] = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];

@@ -1,6 +1,7 @@
 import type { ModelRequest } from '../contracts/model-request.js';
 import { contentText } from '../messages/content.js';
-import type { ContentPart, ImagePart, Message } from '../messages/types.js';
+import { imageUrl } from '../messages/image-source.js';
+import type { ContentPart, Message } from '../messages/types.js';
 import { argumentsText } from '../models/estimate-tokens.js';
 
 /** A chat-completions message, as sent (only what this library writes). */
@@ -18,16 +19,6 @@ export interface ChatToolCall {
   id: string;
   type: 'function';
   function: { name: string; arguments: string };
-}
-
-/** An image as a URL the chat-completions API accepts: http(s) as is, anything else as a data URL. */
-export function imageUrl(part: ImagePart): string {
-  const { image } = part;
-  if (image instanceof URL) return image.href;
-  if (image instanceof Uint8Array)
-    return `data:${part.mediaType ?? 'image/png'};base64,${Buffer.from(image).toString('base64')}`;
-  if (/^(https?:|data:)/i.test(image)) return image;
-  return `data:${part.mediaType ?? 'image/png'};base64,${image}`;
 }
 
 function userParts(content: ContentPart[]): ChatPart[] {

@@ -1,18 +1,14 @@
-import type { ImagePart } from '../messages/types.js';
+import { readImageHeader } from './image-header.js';
+import type { ImagePart } from './types.js';
 
 /** True for an http(s) URL string. */
 export function isHttpUrl(value: string): boolean {
   return /^https?:\/\//i.test(value);
 }
 
-/** The media type of PNG, JPEG, GIF and WebP bytes, read from their first bytes. */
-export function sniffImageType(bytes: Uint8Array): string | undefined {
-  const at = (i: number) => bytes[i] ?? -1;
-  if (at(0) === 0x89 && at(1) === 0x50 && at(2) === 0x4e && at(3) === 0x47) return 'image/png';
-  if (at(0) === 0xff && at(1) === 0xd8 && at(2) === 0xff) return 'image/jpeg';
-  if (at(0) === 0x47 && at(1) === 0x49 && at(2) === 0x46 && at(3) === 0x38) return 'image/gif';
-  if (at(0) === 0x52 && at(1) === 0x49 && at(8) === 0x57 && at(9) === 0x45 && at(10) === 0x42) return 'image/webp';
-  return undefined;
+/** The media type of PNG, JPEG, GIF and WebP bytes, read from their first bytes (by the one header reader). */
+function sniffImageType(bytes: Uint8Array): string | undefined {
+  return readImageHeader(bytes)?.mediaType;
 }
 
 /** A data: URL's media type and payload as base64 (a URL-encoded payload is re-encoded); undefined for other strings. */

@@ -703,15 +703,25 @@ describe('createCompactionHook() in a run', () => {
     expect(donesOf(stillRun.events).map((d) => d.unchanged)).toEqual([true]);
     expect(quiet).not.toHaveBeenCalled();
 
-    // A summarizer that fails once, then works.
+    // A summarizer that fails once, then works: after the failure, summaries pause until the
+    // transcript has doubled (6 -> 12 messages, steps 4 and 5 only prune), then it is tried again.
     const infos: CompactionInfo[] = [];
     const summarizer = mockModel([new Error('summarizer unavailable'), 'Brief summary of the task and files 0-1.']);
-    const { agent } = foldingAgent({ reads: 3, summarizer, onCompaction: (info) => infos.push(info) });
+    const { agent } = foldingAgent({ reads: 5, summarizer, onCompaction: (info) => infos.push(info) });
     const { events } = await collect(agent.stream(FOLD_TASK));
     const dones = donesOf(events);
-    expect(dones).toHaveLength(2);
-    expect(infos).toHaveLength(2);
-    const [failed, summarized] = infos;
+    expect(dones).toHaveLength(4);
+    expect(infos).toHaveLength(4);
+    const [failed, paused1, paused2, summarized] = infos;
+    expect(summarizer.calls).toHaveLength(2);
+    for (const [paused, id] of [
+      [paused1, 'r1'],
+      [paused2, 'r2'],
+    ] as const) {
+      expect(paused?.strategy).toBe('prune-tool-results');
+      expect(paused?.prunedToolCallIds).toEqual([id]);
+      expect(paused?.error).toBeUndefined();
+    }
     expect(failed).toMatchObject({
       strategy: 'two-phase',
       appliedStrategy: 'prune-tool-results',
@@ -731,15 +741,15 @@ describe('createCompactionHook() in a run', () => {
     expect(summarized).toMatchObject({
       strategy: 'two-phase',
       appliedStrategy: 'summarize',
-      prunedToolCallIds: ['r1'],
+      prunedToolCallIds: ['r3'],
       summary: 'Brief summary of the task and files 0-1.',
-      tokensBefore: dones[1]?.tokensBefore,
-      tokensAfter: dones[1]?.tokensAfter,
+      tokensBefore: dones[3]?.tokensBefore,
+      tokensAfter: dones[3]?.tokensAfter,
     });
     expect(summarized?.error).toBeUndefined();
-    expect(dones[1]?.summary).toBe(true);
+    expect(dones[3]?.summary).toBe(true);
     // The event carries no summary text.
-    expect(JSON.stringify(dones[1])).not.toContain('Brief summary');
+    expect(JSON.stringify(dones[3])).not.toContain('Brief summary');
   });
 
   describe('never fails a run', () => {

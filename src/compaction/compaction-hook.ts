@@ -1,6 +1,7 @@
 import type { AgentHook, PreGenerateContext, RecoverContext, RunContext } from '../contracts/agent-hook.js';
 import { configError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
+import { FOLD_STEP_NAME } from './fold-turns.js';
 import {
   checkContextWindow,
   checkStrategy,
@@ -19,10 +20,31 @@ import {
   compactionStartEvent,
   runCompaction,
 } from './run-compaction.js';
-import { summariesPaused } from './trigger.js';
+import { FIT_LOW_WATER_PERCENT, nextStepSizes, summariesPaused } from './trigger.js';
 import type { CompactionInput, CompactionStrategy } from './types.js';
 
 export type { CompactionInfo } from './run-compaction.js';
+
+/** Tokens of the newest assistant turn: its message and what follows it. */
+function newestTurnTokens(messages: readonly Message[], count: ((message: Message) => number) | undefined): number {
+  let tokens = 0;
+  for (let i = messages.length - 1; i >= 0 && count !== undefined; i--) {
+    const message = messages[i] as Message;
+    tokens += count(message);
+    if (message.role === 'assistant') break;
+  }
+  return tokens;
+}
+
+/** Says once per hook that pruning alone no longer holds the run. */
+function warnFolded(warn: (key: string, message: string) => void): void {
+  warn(
+    'folded',
+    '@lousho/build-ai-agent: pruning tool results no longer keeps this run under the compaction threshold, so the ' +
+      'hook folded its oldest turns into one short marker (their calls are listed, their text is gone). A summarizer ' +
+      "keeps more of them: createAgent({ compaction: { summarizer: 'openai/gpt-4o-mini' } }).",
+  );
+}
 
 export interface CompactionHookOptions {
   /** How to compact; pruneToolResultsStrategy() by default. twoPhaseStrategy() is recommended. */
@@ -43,8 +65,14 @@ export interface CompactionHookOptions {
 interface HookMemory {
   /** An attempt changed nothing: stay quiet until one does. */
   quiet: boolean;
-  /** Summaries are paused until the transcript has this many messages. */
+  /** The strategy (its summaries) is paused until the run has added this many messages. */
   pausedUntil: number | undefined;
+  /** Messages the run has added so far: the transcript's length, had no compaction removed any. */
+  added: number;
+  /** The transcript's length when the hook last saw it. */
+  length: number;
+  /** The last attempt could not free the minimum gain: the next waits until the request is above this. */
+  retryAbove: number | undefined;
 }
 
 interface Sizes {
@@ -53,6 +81,8 @@ interface Sizes {
   protectedTokens: number;
   /** Report even when an earlier attempt changed nothing (a recovery). */
   loud: boolean;
+  /** The hook's next step and minimum gain, for a strategy that does not summarize. */
+  next: { lowWaterTokens: number; minGainTokens: number } | undefined;
 }
 
 /**
@@ -83,14 +113,26 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
     setting: 'compaction.contextWindow (or createCompactionHook({ contextWindow }))',
     warn,
   };
-  const memoryOf = (run: RunContext) =>
-    run.hookMemory<HookMemory>('compaction', () => ({ quiet: false, pausedUntil: undefined }));
+  // A strategy with a prune step of its own summarizes: a summary is its next step, not a fold.
+  const folds = strategy.fallback === undefined;
+  const memoryOf = (run: RunContext) => {
+    const memory = run.hookMemory<HookMemory>('compaction', () => ({
+      quiet: false,
+      pausedUntil: undefined,
+      added: 0,
+      length: 0,
+      retryAbove: undefined,
+    }));
+    memory.added += Math.max(0, run.messages.length - memory.length);
+    memory.length = run.messages.length;
+    return memory;
+  };
 
   /** Runs the strategy on the request's transcript (in place) to get under the threshold; true when it changed. */
   async function compactNow({ request, run, emit }: PreGenerateContext, sizes: Sizes, tokensBefore: number) {
     const memory = memoryOf(run);
     const messages = request.messages;
-    const paused = summariesPaused(memory.pausedUntil, messages.length);
+    const paused = summariesPaused(memory.pausedUntil, memory.added);
     if (!paused) memory.pausedUntil = undefined;
     const running = paused ? fallback : strategy;
     const at = { runId: run.runId, step: run.step };
@@ -114,10 +156,20 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
       ...(run.abortSignal === undefined ? {} : { abortSignal: run.abortSignal }),
       onModelCall: (call) => run.recordModelCall(call),
     };
-    const outcome = await runCompaction({ strategy: running, fallback, input, tokensBefore });
-    if (outcome.summaryRejected) memory.pausedUntil = messages.length * 2;
+    const next = sizes.next;
+    const outcome = await runCompaction({ strategy: running, fallback, input, tokensBefore, ...(next && { next }) });
+    // A rejected summary, or a strategy or summarizer that failed, pauses the strategy until the transcript doubles.
+    if ((outcome.summaryRejected || outcome.error !== undefined) && !paused) memory.pausedUntil = memory.added * 2;
     if (outcome.changed) messages.splice(0, messages.length, ...outcome.messages);
+    memory.length = messages.length;
     memory.quiet = !outcome.changed;
+    const gain = outcome.tokensBefore - outcome.tokensAfter;
+    // Nothing worth it now: what a later attempt can free grows with what the run adds, plus
+    // the newest turn, which is not pruned while it is the newest.
+    memory.retryAbove = outcome.changed
+      ? undefined
+      : tokensBefore + Math.max(1, (next?.minGainTokens ?? 0) - gain - newestTurnTokens(messages, input.countMessage));
+    if (outcome.appliedStrategy === FOLD_STEP_NAME) warnFolded(warn);
     if (quiet && !outcome.changed && outcome.error === undefined) return false;
     if (quiet) emit?.(start);
     emit?.(compactionDoneEvent(at, outcome));
@@ -136,7 +188,10 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
     const tokens = run.budget.measure(request);
     const contextWindow = await run.budget.contextWindow({ option: windowOption, feature });
     const thresholdTokens = computeThreshold(contextWindow, percent, reserve);
+    const memory = memoryOf(run);
     if (tokens <= thresholdTokens) return;
+    // The last attempt could not free enough: wait until the request has grown by what was missing.
+    if (memory.retryAbove !== undefined && tokens < memory.retryAbove) return;
     const { protectedTokens, capped } = effectiveProtectedTokens(protectedOption, thresholdTokens);
     if (capped) {
       warn(
@@ -145,7 +200,8 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
           `and would protect everything; using ${protectedTokens}. Set protectedTokens below the threshold.`,
       );
     }
-    await compactNow(ctx, { contextWindow, thresholdTokens, protectedTokens, loud: false }, tokens);
+    const next = folds ? nextStepSizes(thresholdTokens) : undefined;
+    await compactNow(ctx, { contextWindow, thresholdTokens, protectedTokens, loud: false, next }, tokens);
   }
 
   /** Compacts harder when the request does not fit: to the target, with at most half of it protected. */
@@ -157,7 +213,15 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
     const tighter = Math.min(protectedTokens, Math.floor(thresholdTokens / 2));
     return compactNow(
       { request, run, ...(ctx.emit === undefined ? {} : { emit: ctx.emit }) },
-      { contextWindow, thresholdTokens, protectedTokens: tighter, loud: true },
+      {
+        contextWindow,
+        thresholdTokens,
+        protectedTokens: tighter,
+        loud: true,
+        next: folds
+          ? { lowWaterTokens: Math.floor(thresholdTokens * FIT_LOW_WATER_PERCENT), minGainTokens: 0 }
+          : undefined,
+      },
       run.budget.measure(request),
     );
   }

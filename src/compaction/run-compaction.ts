@@ -2,6 +2,7 @@ import type { CompactionDoneEvent, CompactionStartEvent } from '../contracts/age
 import { LoushoError, type LoushoErrorCode } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import { findPairingProblem, validateMessages } from '../messages/validate.js';
+import { pruneThenFold } from './next-step.js';
 import { rejectSummary } from './trigger.js';
 import type { CompactionInput, CompactionResult, CompactionStrategy } from './types.js';
 
@@ -15,6 +16,13 @@ export interface CompactionAttempt {
   input: CompactionInput;
   /** The request's size before, as the caller measured it. */
   tokensBefore: number;
+  /**
+   * The hook's next step and minimum gain (absent for a compaction by hand): when the
+   * strategy's result is still above the threshold or frees fewer than `minGainTokens`,
+   * prune and fold the oldest turns down to `lowWaterTokens`; a compaction that still frees
+   * fewer than `minGainTokens` is not applied (it would break the prompt cache for too little).
+   */
+  next?: { lowWaterTokens: number; minGainTokens: number };
 }
 
 /** What a compaction did: the new transcript and everything the events and onCompaction report. */
@@ -35,6 +43,8 @@ export interface CompactionOutcome {
   error?: LoushoError;
   /** A summary was written but rejected (it left the request above the threshold, or made it larger). */
   summaryRejected: boolean;
+  /** The compaction would have freed fewer than the minimum gain, so it was not applied. */
+  smallGain: boolean;
 }
 
 /** What onCompaction receives. */
@@ -146,6 +156,30 @@ export async function runCompaction(run: CompactionAttempt): Promise<CompactionO
     error = invalid(strategy.name, `made the request larger (${tokensBefore} -> ${tokensAfter} tokens)`);
     result = undefined;
   }
+  let smallGain = false;
+  if (run.next !== undefined) {
+    const { lowWaterTokens, minGainTokens } = run.next;
+    const base = result?.messages ?? messages;
+    const baseTokens = result === undefined ? tokensBefore : tokensAfter;
+    if (baseTokens > input.thresholdTokens || tokensBefore - baseTokens < minGainTokens) {
+      const further = pruneThenFold({ ...input, messages: base }, lowWaterTokens);
+      if (further.messages !== base) {
+        const earlier = result?.prunedToolCallIds ?? [];
+        result = { ...further, prunedToolCallIds: [...earlier, ...further.prunedToolCallIds] };
+        tokensAfter = input.estimateTokens(further.messages);
+        if (further.appliedStrategy !== undefined) appliedStrategy = further.appliedStrategy;
+      }
+    }
+    if (
+      result !== undefined &&
+      tokensBefore - tokensAfter < minGainTokens &&
+      !sameMessages(result.messages, messages)
+    ) {
+      smallGain = true;
+      result = undefined;
+      appliedStrategy = undefined;
+    }
+  }
   const changed = result !== undefined && !sameMessages(result.messages, messages);
   return {
     messages: changed && result !== undefined ? result.messages : messages,
@@ -158,6 +192,7 @@ export async function runCompaction(run: CompactionAttempt): Promise<CompactionO
     ...(changed && result?.summary !== undefined ? { summary: result.summary } : {}),
     ...(error === undefined ? {} : { error }),
     summaryRejected,
+    smallGain,
   };
 }
 

@@ -425,11 +425,12 @@ describe('createCompactionHook() in a run', () => {
         // Capped, it still prunes.
         expect(donesOf(events).some((d) => d.prunedToolCallIds.length > 0)).toBe(true);
         expect(result.messages.some(isMarkerMessage)).toBe(true);
-        expect(warn).toHaveBeenCalledTimes(1);
-        expect(String(warn.mock.calls[0]?.[0])).toContain('protectedTokens');
+        // (The hook may also say once that it folded turns: that is another warning.)
+        const capWarnings = () => warn.mock.calls.filter(([m]) => String(m).includes('protectedTokens'));
+        expect(capWarnings()).toHaveLength(1);
         // A second run of the same hook does not warn again.
         await agent.send('Review it again.');
-        expect(warn).toHaveBeenCalledTimes(1);
+        expect(capWarnings()).toHaveLength(1);
       },
     );
 
@@ -463,10 +464,11 @@ describe('createCompactionHook() in a run', () => {
         expect(start.contextWindow).toBe(128_000);
         expect(start.thresholdTokens).toBe(2_560);
       }
-      expect(warn).toHaveBeenCalledTimes(1);
-      expect(String(warn.mock.calls[0]?.[0])).toContain('acme-local-7b');
+      const windowWarnings = () => warn.mock.calls.filter(([m]) => String(m).includes('context window'));
+      expect(windowWarnings()).toHaveLength(1);
+      expect(String(windowWarnings()[0]?.[0])).toContain('acme-local-7b');
       await agent.send('Review it again.');
-      expect(warn).toHaveBeenCalledTimes(1);
+      expect(windowWarnings()).toHaveLength(1);
     });
 
     it('is the registered window after registerModel(), without a warning', async () => {

@@ -11,7 +11,7 @@ import {
   DEFAULT_THRESHOLD_PERCENT,
 } from './options.js';
 import { effectiveProtectedTokens } from './protected-tail.js';
-import { pruneToolResultsStrategy } from './prune-tool-results.js';
+import { PRUNE_STRATEGY_NAME, pruneToolResultsStrategy } from './prune-tool-results.js';
 import { onceWarner } from './request-budget.js';
 import {
   type CompactionInfo,
@@ -82,7 +82,7 @@ interface Sizes {
   /** Report even when an earlier attempt changed nothing (a recovery). */
   loud: boolean;
   /** The hook's next step and minimum gain, for a strategy that does not summarize. */
-  next: { lowWaterTokens: number; minGainTokens: number } | undefined;
+  next: { lowWaterTokens: number; minGainTokens: number; foldAbove?: number } | undefined;
 }
 
 /**
@@ -201,6 +201,9 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
       );
     }
     const next = folds ? nextStepSizes(thresholdTokens) : undefined;
+    // Pruning alone is not enough until the low-water mark: it leaves every turn and marker in
+    // place, so each crossing would come sooner than the last and break the cache again.
+    if (next !== undefined && strategy.name === PRUNE_STRATEGY_NAME) next.foldAbove = next.lowWaterTokens;
     await compactNow(ctx, { contextWindow, thresholdTokens, protectedTokens, loud: false, next }, tokens);
   }
 

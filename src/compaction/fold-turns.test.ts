@@ -29,8 +29,8 @@ describe('foldTurns', () => {
     const target = Math.floor(before * 0.75);
     const out = foldTurns(inputOf(messages), target, 400);
     expect(out.tokensAfter).toBeLessThanOrEqual(target);
-    // Not much further than needed: a turn is about 40 tokens here.
-    expect(out.tokensAfter).toBeGreaterThan(target - 80);
+    // Not much further than needed: by at most the marker's largest size (it is counted at that while folding).
+    expect(out.tokensAfter).toBeGreaterThan(target - 300);
     expect(out.messages.slice(0, 2)).toEqual(messages.slice(0, 2)); // system and task stay
     const marker = out.messages[2] as Message;
     expect(isFoldMarker(marker)).toBe(true);

@@ -101,8 +101,10 @@ export function foldTurns(input: CompactionInput, targetTokens: number, markerMa
   const firstUser = messages.findIndex((m) => m.role === 'user');
   const folded: number[] = [];
   const record: FoldRecord = { turns: 0, messages: 0, entries: [] };
-  let size = tokensBefore;
-  let marker: UserMessage | undefined;
+  // The marker's list is capped at markerMaxChars: count it at its largest while folding
+  // (a character is at most half a token in a list of calls), and build it once at the end.
+  const ceiling = count(foldMarker({ turns: 1e6, messages: 1e6, entries: [] }, 0)) + Math.ceil(markerMaxChars / 2);
+  let size = tokensBefore + ceiling;
   for (const turn of turns) {
     if (turn.end > keepFrom) break;
     if (!foldable(messages, turn, firstUser)) continue;
@@ -115,16 +117,15 @@ export function foldTurns(input: CompactionInput, targetTokens: number, markerMa
       folded.push(i);
       size -= count(m);
     }
-    const next = foldMarker(record, markerMaxChars);
-    size += count(next) - (marker === undefined ? 0 : count(marker));
-    marker = next;
     if (size <= targetTokens) break;
   }
-  if (marker === undefined || size >= tokensBefore) return unchanged;
+  if (folded.length === 0) return unchanged;
+  const marker = foldMarker(record, markerMaxChars);
+  if (tokensBefore - size + ceiling - count(marker) <= 0) return unchanged;
   const drop = new Set(folded);
   const out: Message[] = [];
   messages.forEach((m, i) => {
-    if (i === folded[0]) out.push(marker as UserMessage);
+    if (i === folded[0]) out.push(marker);
     if (!drop.has(i)) out.push(m);
   });
   return { messages: out, tokensBefore, tokensAfter: input.estimateTokens(out), prunedToolCallIds: [] };

@@ -18,11 +18,12 @@ export interface CompactionAttempt {
   tokensBefore: number;
   /**
    * The hook's next step and minimum gain (absent for a compaction by hand): when the
-   * strategy's result is still above the threshold or frees fewer than `minGainTokens`,
-   * prune and fold the oldest turns down to `lowWaterTokens`; a compaction that still frees
-   * fewer than `minGainTokens` is not applied (it would break the prompt cache for too little).
+   * strategy's result is still above `foldAbove` (the threshold when absent) or frees fewer
+   * than `minGainTokens`, prune and fold the oldest turns down to `lowWaterTokens`; a
+   * compaction that still frees fewer than `minGainTokens` is not applied (it would break
+   * the prompt cache for too little).
    */
-  next?: { lowWaterTokens: number; minGainTokens: number };
+  next?: { lowWaterTokens: number; minGainTokens: number; foldAbove?: number };
 }
 
 /** What a compaction did: the new transcript and everything the events and onCompaction report. */
@@ -161,7 +162,7 @@ export async function runCompaction(run: CompactionAttempt): Promise<CompactionO
     const { lowWaterTokens, minGainTokens } = run.next;
     const base = result?.messages ?? messages;
     const baseTokens = result === undefined ? tokensBefore : tokensAfter;
-    if (baseTokens > input.thresholdTokens || tokensBefore - baseTokens < minGainTokens) {
+    if (baseTokens > (run.next.foldAbove ?? input.thresholdTokens) || tokensBefore - baseTokens < minGainTokens) {
       const further = pruneThenFold({ ...input, messages: base }, lowWaterTokens);
       if (further.messages !== base) {
         const earlier = result?.prunedToolCallIds ?? [];

@@ -28,7 +28,11 @@ export const LOW_WATER_PERCENT = 0.5;
 export const MIN_GAIN_PERCENT = 0.1;
 
 /** The low-water mark and the minimum gain of a threshold, in tokens. */
-export function nextStepSizes(thresholdTokens: number): { lowWaterTokens: number; minGainTokens: number } {
+export function nextStepSizes(thresholdTokens: number): {
+  lowWaterTokens: number;
+  minGainTokens: number;
+  foldAbove?: number;
+} {
   return {
     lowWaterTokens: Math.max(1, Math.floor(thresholdTokens * LOW_WATER_PERCENT)),
     minGainTokens: Math.floor(thresholdTokens * MIN_GAIN_PERCENT),

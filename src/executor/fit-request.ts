@@ -76,10 +76,11 @@ async function drainAndTruncate(ctx: FitContext, targetTokens: number): Promise<
 
 /**
  * Cuts the results of the newest assistant turn (which compaction never touches) so the
- * request gets down to `targetTokens`: head and tail kept, with a marker naming the call.
+ * request gets down to `targetTokens` (aiming `overshoot` times further than the estimate
+ * says, for a second try): head and tail kept, with a marker naming the call.
  * Resolves to the number of results cut.
  */
-function cutNewestResults(request: ModelRequest, run: RunState, targetTokens: number): number {
+function cutNewestResults(request: ModelRequest, run: RunState, targetTokens: number, overshoot = 1): number {
   const messages = request.messages;
   const latest = latestAssistantIndex(messages);
   if (latest < 0) return 0;
@@ -89,7 +90,7 @@ function cutNewestResults(request: ModelRequest, run: RunState, targetTokens: nu
   const indices: number[] = [];
   for (let i = latest + 1; i < messages.length; i++) if ((messages[i] as Message).role === 'tool') indices.push(i);
   if (indices.length === 0) return 0;
-  const over = run.budget.measure(request) - targetTokens;
+  const over = (run.budget.measure(request) - targetTokens) * overshoot;
   const sizes = indices.map((i) => ({
     chars: contentLength((messages[i] as Message).content),
     tokens: run.budget.messageTokens(messages[i] as Message, request.model),
@@ -140,7 +141,14 @@ export async function fitRequest(
     compacted();
     return actions;
   }
-  const cut = cutNewestResults(request, run, targetTokens);
+  // A cut keeps the head and tail of a result, which may hold more tokens per character than
+  // its middle: cut again what is still over, aiming further each time, a bounded number of times.
+  let cut = 0;
+  for (let pass = 0; pass < 3 && size() > targetTokens; pass++) {
+    const more = cutNewestResults(request, run, targetTokens, 4 ** pass);
+    if (more === 0) break;
+    cut = Math.max(cut, more);
+  }
   if (size() > targetTokens) await drainAndTruncate(ctx, targetTokens);
   compacted();
   if (cut > 0) {

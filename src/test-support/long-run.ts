@@ -71,6 +71,30 @@ function longRunModel(steps: number, noteChars: number, received: number[], onRe
   return provider;
 }
 
+/**
+ * A summarizer model that answers at once with a short summary and does no work of its
+ * own (no token counting), so a timed hook measures the hook, not the stand-in model.
+ */
+export function instantSummarizer(
+  text = 'The reviewer read the files so far, one a step; nothing needs fixing yet.',
+): LLMProvider {
+  const generate = async (): Promise<ModelResponse> => ({
+    text,
+    toolCalls: [],
+    finishReason: 'stop',
+    usage: { inputTokens: undefined, outputTokens: undefined, cachedInputTokens: undefined },
+  });
+  return {
+    provider: 'scripted',
+    modelId: 'summarizer',
+    generate,
+    async *stream() {
+      yield { type: 'text-delta', text };
+      yield { type: 'finish', finishReason: 'stop', usage: (await generate()).usage };
+    },
+  };
+}
+
 /** The compaction hook, timed: the same hook, with the time of its preGenerate and postGenerate recorded per step. */
 function timed(inner: AgentHook, hookMs: number[], afterHook: number[]): AgentHook {
   return {

@@ -1,5 +1,6 @@
 import { Compactor, type MessageAdapter } from '../core/compaction.js';
 import type { Summarizer } from '../core/summarizer.js';
+import { configError } from '../errors/lousho-error.js';
 import { isPinned } from '../messages/pin.js';
 import { renderMessage } from '../messages/render.js';
 import { MESSAGE_TURN_ACCESS } from '../messages/turns.js';
@@ -21,6 +22,11 @@ export interface CompactorStrategyOptions {
   targetPercent?: number;
   /** Writes the summary of stage 2: a TruncatingSummarizer (default) or an LLMSummarizer. */
   summarizer?: Summarizer<Message>;
+  /**
+   * 'delete' (the default, the seed's drain): stage 1 deletes the oldest turns. 'fold': they go
+   * to the summary with the rest of the head instead, so an early fact survives without pinning.
+   */
+  drain?: 'delete' | 'fold';
 }
 
 /** The Compactor's adapter for this library's Message type: system and pinned messages are protected. */
@@ -45,6 +51,14 @@ export function messageAdapter(countTokens: (message: Message) => number): Messa
  * createCompactionHook({ strategy: compactorStrategy({ summarizer: new LLMSummarizer({ model: resolveProvider('openai/gpt-4o-mini') }) }) });
  */
 export function compactorStrategy(options: CompactorStrategyOptions = {}): CompactionStrategy {
+  if (options.drain !== undefined && options.drain !== 'delete' && options.drain !== 'fold') {
+    throw configError(
+      `compactorStrategy(): drain must be 'delete' (the default) or 'fold', got ${String(options.drain)}.`,
+      {
+        option: 'drain',
+      },
+    );
+  }
   return {
     name: COMPACTOR_STRATEGY_NAME,
     async compact(input) {
@@ -63,6 +77,7 @@ export function compactorStrategy(options: CompactorStrategyOptions = {}): Compa
         softThreshold,
         ...(options.tailMessages === undefined ? {} : { tailMessages: options.tailMessages }),
         ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }),
+        ...(options.drain === undefined ? {} : { drain: options.drain }),
       });
       const result = await compactor.recover(input.messages, {
         ...(input.abortSignal === undefined ? {} : { abortSignal: input.abortSignal }),

@@ -111,6 +111,7 @@ export function billRequest(
 /** Sums the bills of a sequence of requests (one run): feed it every request in order. */
 export class BillingMeter {
   #previous: readonly Message[] | undefined;
+  #previousTools: string | undefined;
   tokens = 0;
   cachedTokens = 0;
   billedTokens = 0;
@@ -121,10 +122,17 @@ export class BillingMeter {
     readonly rate: number | PriceModel = CACHED_TOKEN_RATE,
   ) {}
 
-  /** Bills `request` against the previous one; keeps a copy of it for the next. */
-  add(request: readonly Message[]): RequestBill {
-    const bill = billRequest(this.#previous, request, this.countMessage, this.fixedTokens, this.rate);
+  /**
+   * Bills `request` against the previous one; keeps a copy of it for the next. `tools`, when
+   * given, is the fixed part of this request (its tokens, and a key naming the tool
+   * definitions): the tools come first, so a request whose tools changed shares nothing cached.
+   */
+  add(request: readonly Message[], tools?: { tokens: number; key: string }): RequestBill {
+    const changed = tools !== undefined && this.#previousTools !== undefined && tools.key !== this.#previousTools;
+    const previous = changed ? undefined : this.#previous;
+    const bill = billRequest(previous, request, this.countMessage, tools?.tokens ?? this.fixedTokens, this.rate);
     this.#previous = request.slice();
+    if (tools !== undefined) this.#previousTools = tools.key;
     this.tokens += bill.tokens;
     this.cachedTokens += bill.cachedTokens;
     this.billedTokens += bill.billedTokens;

@@ -11,6 +11,7 @@ import type { CompactionStrategy } from '../src/compaction/types.js';
 import type { AgentHook } from '../src/contracts/agent-hook.js';
 import type { LLMProvider } from '../src/contracts/llm-provider.js';
 import type { ModelRequest } from '../src/contracts/model-request.js';
+import type { ToolDefinition } from '../src/contracts/tool-definition.js';
 import { TruncatingSummarizer } from '../src/core/summarizer.js';
 import { fitRequest } from '../src/executor/fit-request.js';
 import { HookRegistry } from '../src/executor/hook-registry.js';
@@ -31,6 +32,8 @@ export interface PolicyStep {
   changed: boolean;
   /** Set when the executor's last-resort fit had to compact the request before sending it. */
   fit?: { before: number; after: number };
+  /** The tool definitions sent, when a policy changed them (the recall tool); the bash tool alone otherwise. */
+  tools?: readonly ToolDefinition[];
 }
 
 /** A policy running on one trajectory at one window. */
@@ -120,7 +123,13 @@ export function hookConfiguration(
             // As the step loop does after each call: the provider's prompt count calibrates the run's budget.
             run.budget.calibrate(request, Math.max(0, estimateTokens(request) + residual));
           }
-          return { request: messages, changed, ...(fit === undefined ? {} : { fit }) };
+          const tools = request.tools ?? [];
+          return {
+            request: messages,
+            changed,
+            ...(fit === undefined ? {} : { fit }),
+            ...(tools.length > 1 ? { tools } : {}),
+          };
         },
       };
     },
@@ -151,10 +160,14 @@ export function replayConfigurations(): ReplayConfiguration[] {
   return [
     noCompaction(),
     hookConfiguration('prune (hook default)', () => pruneToolResultsStrategy()),
+    hookConfiguration('prune, digest markers', () => pruneToolResultsStrategy({ marker: 'digest' })),
+    hookConfiguration('prune + recall tool', () => pruneToolResultsStrategy(), { recall: true }),
+    hookConfiguration("lean (mode: 'lean')", () => pruneToolResultsStrategy({ marker: 'digest' }), { mode: 'lean' }),
     hookConfiguration('two-phase + TruncatingSummarizer', () =>
       twoPhaseStrategy({ summarizer: new TruncatingSummarizer<Message>() }),
     ),
     hookConfiguration('Compactor (compactorStrategy)', () => compactorStrategy()),
+    hookConfiguration("Compactor, drain: 'fold'", () => compactorStrategy({ drain: 'fold' })),
     ...BASELINES.map(baselineConfiguration),
   ];
 }

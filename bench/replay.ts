@@ -11,6 +11,7 @@
  * Run it alone with `npx tsx bench/replay.ts`.
  */
 import { pathToFileURL } from 'node:url';
+import type { ToolDefinition } from '../src/contracts/tool-definition.js';
 import type { Message } from '../src/messages/types.js';
 import { estimateTokens, messageTokens, tokenProfile } from '../src/models/estimate-tokens.js';
 import { BASH_TOOL, readCorpus, type Trajectory } from './corpus.js';
@@ -44,6 +45,19 @@ const PROFILE = tokenProfile(REPLAY_MODEL);
 const countMessage = (message: Message): number => messageTokens(message, PROFILE);
 /** Framing and the bash tool's definition: the part of every request that is not messages. */
 const FIXED_TOKENS = estimateTokens({ model: REPLAY_MODEL, messages: [], tools: [BASH_TOOL] });
+
+const fixedCache = new Map<string, { tokens: number; key: string }>();
+
+/** The fixed part of a request that sends `tools` (the recall tool besides bash), keyed by their names. */
+function fixedOf(tools: readonly ToolDefinition[]): { tokens: number; key: string } {
+  const key = tools.map((t) => t.name).join(',');
+  let fixed = fixedCache.get(key);
+  if (fixed === undefined) {
+    fixed = { tokens: estimateTokens({ model: REPLAY_MODEL, messages: [], tools: [...tools] }), key };
+    fixedCache.set(key, fixed);
+  }
+  return fixed;
+}
 
 /** What one configuration billed at one window under one price model. */
 export interface ReplayBill {
@@ -204,8 +218,9 @@ async function replayOne(
   const cached: number[] = [];
   const isOriginal = (m: Message) => originals.has(m);
   for (const step of steps) {
-    const { request, changed, fit } = await policy.step(step.added, step.residual);
-    const bills = meters.map((meter) => meter.add(request));
+    const { request, changed, fit, tools } = await policy.step(step.added, step.residual);
+    const fixed = fixedOf(tools ?? [BASH_TOOL]);
+    const bills = meters.map((meter) => meter.add(request, fixed));
     const bill = bills[0] as (typeof bills)[number];
     cached.push(bill.cachedTokens);
     totals.requests++;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type CompactionHookOptions, createCompactionHook } from '../compaction/compaction-hook.js';
 import { pruneToolResultsStrategy } from '../compaction/prune-tool-results.js';
+import { MemoryPrunedResultStore } from '../compaction/pruned-store.js';
 import { twoPhaseStrategy } from '../compaction/two-phase.js';
 import type { CompactionStrategy } from '../compaction/types.js';
 import type { AgentEventListener } from '../contracts/agent-event.js';
@@ -20,6 +21,7 @@ import type { Message } from '../messages/types.js';
 import { isLLMProvider, resolveProvider } from '../providers/resolve-provider.js';
 import { Session } from '../sessions/session.js';
 import { MemorySessionStore, type SessionStore } from '../sessions/store.js';
+import { recallTool } from './recall-tool.js';
 import { checkToolSearch, createToolSearch, type ToolSearchOptions } from './tool-search.js';
 
 /** createAgent({ compaction }) as an object: the hook's options, plus `summarizer`. */
@@ -108,6 +110,8 @@ const COMPACTION_KEYS = new Set([
   'reserveOutputTokens',
   'onCompaction',
   'summarizer',
+  'mode',
+  'recall',
 ]);
 
 /**
@@ -144,7 +148,15 @@ export function compactionOptionsFor(
       : isSummarizer(summarizer)
         ? twoPhaseStrategy({ summarizer })
         : twoPhaseStrategy({ model: summarizer }));
-  return { ...rest, strategy: resolved };
+  // One store for the hook and the recall tool the agent registers.
+  const recall = rest.recall === true ? new MemoryPrunedResultStore() : rest.recall;
+  return { ...rest, ...(recall === undefined ? {} : { recall }), strategy: resolved };
+}
+
+/** The recall tool a compaction option needs registered, if any. */
+function recallToolsFor(compaction: CompactionHookOptions | undefined): Tool<unknown, unknown>[] {
+  const store = compaction?.recall;
+  return typeof store === 'object' && store !== null ? [recallTool(store) as unknown as Tool<unknown, unknown>] : [];
 }
 
 /** The compaction hook a compaction option installs, or undefined for none. */
@@ -192,9 +204,9 @@ export function createAgent(options: CreateAgentOptions): Agent {
   if (options.onEvent !== undefined && typeof options.onEvent !== 'function')
     throw configError('createAgent(): onEvent must be a function.');
   const limits = checkLimits(options.limits);
-  const tools = new ToolRegistry(options.tools ?? []);
-  const hooks = new HookRegistry(options.hooks ?? []);
   const agentCompaction = compactionOptionsFor(withSummarizer(options.compaction, options.summarizer));
+  const tools = new ToolRegistry([...(options.tools ?? []), ...recallToolsFor(agentCompaction)]);
+  const hooks = new HookRegistry(options.hooks ?? []);
   const compactionHook = hookFor(agentCompaction);
   if (compactionHook !== undefined) hooks.register(compactionHook);
   const search = checkToolSearch(options.toolSearch);
@@ -205,13 +217,20 @@ export function createAgent(options: CreateAgentOptions): Agent {
     return provider;
   };
 
-  const params = (input: AgentInput, run: RunOptions = {}, runHooks: HookRegistry = hooks): ExecuteParams => {
+  const params = (
+    input: AgentInput,
+    run: RunOptions = {},
+    runHooks: HookRegistry = hooks,
+    extraTools: Tool<unknown, unknown>[] = [],
+  ): ExecuteParams => {
     const listeners = [options.onEvent, run.onEvent].filter((l): l is AgentEventListener => l !== undefined);
-    let registry = tools;
+    // A session's own recall tool replaces the agent's (each reads its own store).
+    const kept = tools.list().filter((t) => !extraTools.some((e) => e.name === t.name));
+    let registry = extraTools.length === 0 ? tools : new ToolRegistry([...kept, ...extraTools]);
     let selectTools: ExecuteParams['selectTools'];
     if (toolSearch !== undefined) {
       const state = toolSearch.forRun();
-      registry = new ToolRegistry([...tools.list(), state.tool as Tool<unknown, unknown>]);
+      registry = new ToolRegistry([...registry.list(), state.tool as Tool<unknown, unknown>]);
       selectTools = (runState, all) => toolSearch.select(runState, all, state);
     }
     return {
@@ -244,6 +263,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
       }
       const own = sessionOptions.compaction === undefined ? undefined : compactionOptionsFor(sessionOptions.compaction);
       let sessionHooks = hooks;
+      const sessionTools = recallToolsFor(own);
       if (sessionOptions.compaction !== undefined) {
         sessionHooks = new HookRegistry(options.hooks ?? []);
         const hook = hookFor(own);
@@ -253,7 +273,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
         id: sessionOptions.id ?? randomUUID(),
         store: sessionOptions.store ?? new MemorySessionStore(),
         runner: {
-          run: (messages, turn, emit) => executeRun(params(messages, turn, sessionHooks), emit),
+          run: (messages, turn, emit) => executeRun(params(messages, turn, sessionHooks, sessionTools), emit),
           provider: getProvider,
           compaction: sessionOptions.compaction === undefined ? agentCompaction : own,
         },

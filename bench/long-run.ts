@@ -34,6 +34,7 @@ export function longRunConfigurations(): LongRunConfiguration[] {
     { name: 'compaction: true (prune only)', options: () => ({ strategy: pruneToolResultsStrategy() }) },
     { name: 'summarizer (two-phase)', options: () => ({ strategy: twoPhaseStrategy({ model: summarizer() }) }) },
     { name: 'compactorStrategy()', options: () => ({ strategy: compactorStrategy() }) },
+    { name: "lean (mode: 'lean')", options: () => ({ mode: 'lean' }) },
   ];
 }
 

@@ -56,6 +56,7 @@ export function pruneToolResults(input: CompactionInput, options: PruneOptions =
   const calls = new Map<string, ToolCall>();
   let output: Message[] | undefined;
   const prunedToolCallIds: string[] = [];
+  let freed = 0;
   // A call comes before its results, so results from `from` on need only the calls from there on.
   for (let i = from; i < end; i++) {
     const message = messages[i] as Message;
@@ -88,10 +89,12 @@ export function pruneToolResults(input: CompactionInput, options: PruneOptions =
     if (countMessage(stub) * ratio >= countMessage(message)) continue;
     output ??= messages.slice();
     output[i] = stub;
+    freed += countMessage(message) - countMessage(stub);
     prunedToolCallIds.push(message.toolCallId);
   }
   if (output === undefined) return { messages, tokensBefore, tokensAfter: tokensBefore, prunedToolCallIds };
-  return { messages: output, tokensBefore, tokensAfter: input.estimateTokens(output), prunedToolCallIds };
+  // A request's size is the sum of its messages': what pruning freed is exact.
+  return { messages: output, tokensBefore, tokensAfter: tokensBefore - freed, prunedToolCallIds };
 }
 
 /**

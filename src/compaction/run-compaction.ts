@@ -1,7 +1,7 @@
 import type { CompactionDoneEvent, CompactionStartEvent } from '../contracts/agent-event.js';
 import { LoushoError, type LoushoErrorCode } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
-import { findPairingProblem, validateMessages } from '../messages/validate.js';
+import { findPairingProblem, validateMessage, validateMessages } from '../messages/validate.js';
 import { pruneThenFold } from './next-step.js';
 import { rejectSummary } from './trigger.js';
 import type { CompactionInput, CompactionResult, CompactionStrategy } from './types.js';
@@ -88,17 +88,36 @@ function invalid(strategy: string, problem: string): LoushoError {
   );
 }
 
+/** The indices where `next` holds another message than `input`, when it is the same length and changed only tool results' content. */
+function resultsOnlyChanges(input: readonly Message[], next: readonly unknown[]): number[] | undefined {
+  if (next.length !== input.length) return undefined;
+  const changed: number[] = [];
+  for (let i = 0; i < next.length; i++) {
+    const before = input[i] as Message;
+    const after = next[i] as Message | null | undefined;
+    if (after === before) continue;
+    if (typeof after !== 'object' || after === null) return undefined;
+    if (before.role !== 'tool' || after.role !== 'tool' || after.toolCallId !== before.toolCallId) return undefined;
+    changed.push(i);
+  }
+  return changed;
+}
+
 /** Checks a strategy's result: a messages array of valid messages, every tool call still with its result. */
 function checkResult(result: unknown, strategy: string, input: readonly Message[]): CompactionResult {
   const r = result as Partial<CompactionResult> | null;
   if (typeof r !== 'object' || r === null || !Array.isArray(r.messages))
     throw invalid(strategy, 'returned no messages array');
+  // A result that only replaced the content of tool results (a prune) keeps every pairing:
+  // only the replaced messages need checking, so a prune costs what it changed.
+  const changed = resultsOnlyChanges(input, r.messages);
   try {
-    validateMessages(r.messages);
+    if (changed === undefined) validateMessages(r.messages);
+    else for (const i of changed) validateMessage(r.messages[i], i);
   } catch (cause) {
     throw invalid(strategy, `returned a malformed message (${(cause as Error).message})`);
   }
-  const broken = findPairingProblem(r.messages);
+  const broken = changed === undefined ? findPairingProblem(r.messages) : undefined;
   if (broken !== undefined && findPairingProblem(input) === undefined)
     throw invalid(strategy, `broke the transcript (${broken})`);
   return { ...r, prunedToolCallIds: Array.isArray(r.prunedToolCallIds) ? r.prunedToolCallIds : [] } as CompactionResult;

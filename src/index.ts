@@ -29,6 +29,7 @@ export type { PrunedResultStore } from './compaction/pruned-store.js';
 export { MemoryPrunedResultStore, RECALL_TOOL_NAME } from './compaction/pruned-store.js';
 export type { SummarizeStrategyOptions } from './compaction/summarize.js';
 export { SUMMARIZE_STRATEGY_NAME, SUMMARY_HEADER, summarizeStrategy } from './compaction/summarize.js';
+export { FIT_LOW_WATER_PERCENT, LOW_WATER_PERCENT, MIN_GAIN_PERCENT } from './compaction/trigger.js';
 export { TWO_PHASE_STRATEGY_NAME, twoPhaseStrategy } from './compaction/two-phase.js';
 export type { CompactionInput, CompactionResult, CompactionStrategy } from './compaction/types.js';
 export { isCompactionStrategy } from './compaction/types.js';

@@ -97,7 +97,9 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
     const budget = run.budget;
     const input: CompactionInput = {
       messages,
-      estimateTokens: (list: readonly Message[]) => budget.measureWith(request, list),
+      // The transcript itself was just measured (incrementally): only other lists are measured in full.
+      estimateTokens: (list: readonly Message[]) =>
+        list === messages ? tokensBefore : budget.measureWith(request, list),
       countMessage: (message) => budget.messageTokens(message, request.model),
       contextWindow: sizes.contextWindow,
       protectedTokens: sizes.protectedTokens,

@@ -4,7 +4,7 @@ import type { Message } from '../messages/types.js';
 import { findPairingProblem, validateMessage, validateMessages } from '../messages/validate.js';
 import { pruneThenFold } from './next-step.js';
 import { rejectSummary } from './trigger.js';
-import type { CompactionInput, CompactionResult, CompactionStrategy } from './types.js';
+import { type CompactionInput, type CompactionResult, type CompactionStrategy, messageCounter } from './types.js';
 
 /** One compaction to run: the strategy, the one whose result is kept when a summary is rejected, and its input. */
 export interface CompactionAttempt {
@@ -123,6 +123,20 @@ function checkResult(result: unknown, strategy: string, input: readonly Message[
   return { ...r, prunedToolCallIds: Array.isArray(r.prunedToolCallIds) ? r.prunedToolCallIds : [] } as CompactionResult;
 }
 
+/**
+ * The request's size with `result` in place of the input: for a result that only replaced
+ * tool results, the size before plus what those messages changed (a request's size is the
+ * sum of its messages'), so a prune costs what it changed; else measured in full.
+ */
+function sizeOf(result: readonly Message[], input: CompactionInput, tokensBefore: number): number {
+  const changed = resultsOnlyChanges(input.messages, result);
+  if (changed === undefined) return input.estimateTokens(result);
+  const count = messageCounter(input);
+  let size = tokensBefore;
+  for (const i of changed) size += count(result[i] as Message) - count(input.messages[i] as Message);
+  return size;
+}
+
 async function attempt(strategy: CompactionStrategy, input: CompactionInput): Promise<CompactionResult> {
   let result: unknown;
   try {
@@ -155,7 +169,7 @@ export async function runCompaction(run: CompactionAttempt): Promise<CompactionO
   } catch (cause) {
     error = cause as LoushoError;
   }
-  let tokensAfter = result === undefined ? tokensBefore : input.estimateTokens(result.messages);
+  let tokensAfter = result === undefined ? tokensBefore : sizeOf(result.messages, input, tokensBefore);
   if (result?.summary !== undefined && rejectSummary(tokensBefore, tokensAfter, input.thresholdTokens)) {
     error = new LoushoError(
       'LOUSHO_SUMMARY_REJECTED',

@@ -11,6 +11,22 @@ import { argumentsText } from '../src/models/estimate-tokens.js';
 /** Share of the price a cached prompt token costs (OpenAI's and Anthropic's cache reads: 10%). */
 export const CACHED_TOKEN_RATE = 0.1;
 
+/** How a provider prices prompt tokens, as shares of the full input price. */
+export interface PriceModel {
+  name: string;
+  /** A token read from the prompt cache. */
+  read: number;
+  /** A token not in the cache: 1 when writing to the cache is free, more when it is billed. */
+  write: number;
+}
+
+/** OpenAI: cached input at 10%, writing to the cache free. */
+export const OPENAI_PRICES: PriceModel = { name: 'OpenAI', read: 0.1, write: 1 };
+/** Anthropic: cache reads at 10%, cache writes at 125% (every request writes what is not cached yet). */
+export const ANTHROPIC_PRICES: PriceModel = { name: 'Anthropic', read: 0.1, write: 1.25 };
+/** The price models the replay bills under, in report order. */
+export const PRICE_MODELS: readonly PriceModel[] = [OPENAI_PRICES, ANTHROPIC_PRICES];
+
 // ---------------------------------------------------------------------------------------
 // Billing under a prompt cache
 // ---------------------------------------------------------------------------------------
@@ -59,22 +75,28 @@ export interface RequestBill {
   tokens: number;
   /** The tokens of the prefix shared with the previous request, served from the cache. */
   cachedTokens: number;
-  /** tokens - cachedTokens at full price, cachedTokens at `rate`. */
+  /** tokens - cachedTokens at the write price, cachedTokens at the read price. */
   billedTokens: number;
 }
+
+const pricesOf = (rate: number | PriceModel): PriceModel =>
+  typeof rate === 'number' ? { name: 'custom', read: rate, write: 1 } : rate;
 
 /**
  * The bill of one request under a prompt cache: the fixed part (framing and tool
  * definitions, sent first) and the messages identical to the previous request's, from the
- * first message on, are cached; the rest is paid in full. The first request pays everything.
+ * first message on, are cached and billed at the read price; the rest at the write price
+ * (the full price, or more where writing to the cache is billed). The first request pays
+ * everything. `rate` is a PriceModel, or the read price with free writes.
  */
 export function billRequest(
   previous: readonly Message[] | undefined,
   next: readonly Message[],
   countMessage: (message: Message) => number,
   fixedTokens: number,
-  rate = CACHED_TOKEN_RATE,
+  rate: number | PriceModel = CACHED_TOKEN_RATE,
 ): RequestBill {
+  const prices = pricesOf(rate);
   const shared = commonPrefixLength(previous, next);
   let tokens = fixedTokens;
   let cachedTokens = previous === undefined ? 0 : fixedTokens;
@@ -83,12 +105,13 @@ export function billRequest(
     tokens += t;
     if (i < shared) cachedTokens += t;
   });
-  return { tokens, cachedTokens, billedTokens: tokens - cachedTokens + cachedTokens * rate };
+  return { tokens, cachedTokens, billedTokens: (tokens - cachedTokens) * prices.write + cachedTokens * prices.read };
 }
 
 /** Sums the bills of a sequence of requests (one run): feed it every request in order. */
 export class BillingMeter {
   #previous: readonly Message[] | undefined;
+  #previousTools: string | undefined;
   tokens = 0;
   cachedTokens = 0;
   billedTokens = 0;
@@ -96,13 +119,20 @@ export class BillingMeter {
   constructor(
     readonly countMessage: (message: Message) => number,
     readonly fixedTokens: number,
-    readonly rate = CACHED_TOKEN_RATE,
+    readonly rate: number | PriceModel = CACHED_TOKEN_RATE,
   ) {}
 
-  /** Bills `request` against the previous one; keeps a copy of it for the next. */
-  add(request: readonly Message[]): RequestBill {
-    const bill = billRequest(this.#previous, request, this.countMessage, this.fixedTokens, this.rate);
+  /**
+   * Bills `request` against the previous one; keeps a copy of it for the next. `tools`, when
+   * given, is the fixed part of this request (its tokens, and a key naming the tool
+   * definitions): the tools come first, so a request whose tools changed shares nothing cached.
+   */
+  add(request: readonly Message[], tools?: { tokens: number; key: string }): RequestBill {
+    const changed = tools !== undefined && this.#previousTools !== undefined && tools.key !== this.#previousTools;
+    const previous = changed ? undefined : this.#previous;
+    const bill = billRequest(previous, request, this.countMessage, tools?.tokens ?? this.fixedTokens, this.rate);
     this.#previous = request.slice();
+    if (tools !== undefined) this.#previousTools = tools.key;
     this.tokens += bill.tokens;
     this.cachedTokens += bill.cachedTokens;
     this.billedTokens += bill.billedTokens;

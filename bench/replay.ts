@@ -4,30 +4,40 @@
  * model saw before writing the t-th assistant message, after the policy ran on it; the
  * policy keeps its own transcript between steps (the new messages are appended to it),
  * as in a real run where the hook rewrites the transcript in place. Our configurations
- * run through the real compaction hook (preGenerate, then postGenerate with the
- * provider's count); the other frameworks' policies come from ./baselines.ts.
+ * run through the real compaction hook and the executor's last-resort fit
+ * (./replay-policies.ts); the other frameworks' policies come from ./baselines.ts. Every
+ * run is billed under two prompt-cache price models, per trajectory and in total.
  *
  * Run it alone with `npx tsx bench/replay.ts`.
  */
 import { pathToFileURL } from 'node:url';
-import { createCompactionHook } from '../src/compaction/compaction-hook.js';
-import { compactorStrategy } from '../src/compaction/compactor-strategy.js';
-import { pruneToolResultsStrategy } from '../src/compaction/prune-tool-results.js';
-import { twoPhaseStrategy } from '../src/compaction/two-phase.js';
-import type { CompactionStrategy } from '../src/compaction/types.js';
-
-import type { LLMProvider } from '../src/contracts/llm-provider.js';
-import type { ModelRequest } from '../src/contracts/model-request.js';
-import { TruncatingSummarizer } from '../src/core/summarizer.js';
-import { RunState } from '../src/executor/run-state.js';
+import type { ToolDefinition } from '../src/contracts/tool-definition.js';
 import type { Message } from '../src/messages/types.js';
 import { estimateTokens, messageTokens, tokenProfile } from '../src/models/estimate-tokens.js';
-import { BASELINES, type Baseline } from './baselines.js';
 import { BASH_TOOL, readCorpus, type Trajectory } from './corpus.js';
-import { BillingMeter, lostShare, ReferenceIndex, type TrackedReference } from './replay-metrics.js';
+import {
+  BillingMeter,
+  lostShare,
+  OPENAI_PRICES,
+  PRICE_MODELS,
+  type PriceModel,
+  ReferenceIndex,
+  type TrackedReference,
+} from './replay-metrics.js';
+import { REPLAY_MODEL, type ReplayConfiguration, replayConfigurations } from './replay-policies.js';
+import { renderReplayMarkdown } from './replay-report.js';
+import { median } from './stats.js';
 
-/** The model of the corpus (o200k tokens). */
-export const REPLAY_MODEL = 'gpt-5-mini';
+export {
+  baselineConfiguration,
+  hookConfiguration,
+  noCompaction,
+  REPLAY_MODEL,
+  type ReplayConfiguration,
+  replayConfigurations,
+} from './replay-policies.js';
+export { renderReplayMarkdown, renderReplaySvg } from './replay-report.js';
+
 /** The context windows replayed. */
 export const REPLAY_WINDOWS: readonly number[] = [16_384, 32_768, 65_536];
 
@@ -36,139 +46,39 @@ const countMessage = (message: Message): number => messageTokens(message, PROFIL
 /** Framing and the bash tool's definition: the part of every request that is not messages. */
 const FIXED_TOKENS = estimateTokens({ model: REPLAY_MODEL, messages: [], tools: [BASH_TOOL] });
 
-// ---------------------------------------------------------------------------------------
-// Policies
-// ---------------------------------------------------------------------------------------
+const fixedCache = new Map<string, { tokens: number; key: string }>();
 
-/** What a policy does at one step. */
-export interface PolicyStep {
-  /** The messages of the request (read before the next step: a hook rewrites it in place). */
-  request: readonly Message[];
-  /** True when the policy changed the transcript at this step. */
-  changed: boolean;
+/** The fixed part of a request that sends `tools` (the recall tool besides bash), keyed by their names. */
+function fixedOf(tools: readonly ToolDefinition[]): { tokens: number; key: string } {
+  const key = tools.map((t) => t.name).join(',');
+  let fixed = fixedCache.get(key);
+  if (fixed === undefined) {
+    fixed = { tokens: estimateTokens({ model: REPLAY_MODEL, messages: [], tools: [...tools] }), key };
+    fixedCache.set(key, fixed);
+  }
+  return fixed;
 }
 
-/** A policy running on one trajectory at one window. */
-export interface PolicyRun {
-  /**
-   * Appends the messages that arrived since the previous step, runs the policy and
-   * returns the request. `residual` is how many tokens the provider counted beyond our
-   * estimate on the uncompacted request of this step (undefined when the corpus has no count).
-   */
-  step(added: readonly Message[], residual: number | undefined): Promise<PolicyStep>;
+/** What one configuration billed at one window under one price model. */
+export interface ReplayBill {
+  prices: string;
+  /** Input tokens billed over every trajectory, the cached prefix at its price. */
+  billedTokens: number;
+  /** billedTokens over the uncompacted run's. */
+  ratio: number;
+  /** The median over trajectories of each trajectory's bill over its uncompacted bill. */
+  medianRatio: number;
+  /** The largest of those ratios. */
+  maxRatio: number;
+  /** Trajectories that bill more than with no compaction. */
+  trajectoriesOver: number;
 }
-
-/** A configuration of the benchmark: a name and how to start it on one trajectory. */
-export interface ReplayConfiguration {
-  name: string;
-  start(window: number, runId: string): PolicyRun;
-}
-
-/** No compaction: the transcript only grows. */
-export function noCompaction(name = 'no compaction'): ReplayConfiguration {
-  return {
-    name,
-    start() {
-      const messages: Message[] = [];
-      return {
-        async step(added) {
-          messages.push(...added);
-          return { request: messages, changed: false };
-        },
-      };
-    },
-  };
-}
-
-const REPLAY_PROVIDER: LLMProvider = {
-  provider: 'replay',
-  modelId: REPLAY_MODEL,
-  generate: () => Promise.reject(new Error('The replay never calls the model.')),
-  stream: () => ({
-    [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('The replay never calls the model.')) }),
-  }),
-};
-
-/** A real RunState over the replayed transcript (its step moved on by the replay). */
-function replayRunContext(messages: Message[]): RunState {
-  return new RunState({ messages, provider: REPLAY_PROVIDER, abortSignal: undefined, emit: undefined });
-}
-
-/**
- * One of our strategies through the real compaction hook (createCompactionHook with the
- * window), called as a run calls it: preGenerate before the model call, then postGenerate
- * with the provider's prompt count. The provider would count the request actually sent:
- * our estimate of it plus the residual the corpus shows for this step.
- */
-export function hookConfiguration(name: string, strategy: () => CompactionStrategy): ReplayConfiguration {
-  return {
-    name,
-    start(window) {
-      const hook = createCompactionHook({ strategy: strategy(), contextWindow: window });
-      const messages: Message[] = [];
-      const run = replayRunContext(messages);
-      return {
-        async step(added, residual) {
-          messages.push(...added);
-          run.step++;
-          let changed = false;
-          const request: ModelRequest = { model: REPLAY_MODEL, messages, tools: [BASH_TOOL] };
-          await hook.preGenerate?.({
-            request,
-            run,
-            emit: (event) => {
-              if (event.type === 'compaction.done' && event.unchanged !== true) changed = true;
-            },
-          });
-          if (residual !== undefined) {
-            // As the step loop does after each call: the provider's prompt count calibrates the run's budget.
-            run.budget.calibrate(request, Math.max(0, estimateTokens(request) + residual));
-          }
-          return { request: messages, changed };
-        },
-      };
-    },
-  };
-}
-
-/** A baseline: a persistent one keeps its output as its transcript; the others rewrite the full history each time. */
-export function baselineConfiguration(baseline: Baseline): ReplayConfiguration {
-  return {
-    name: baseline.name,
-    start(window) {
-      let transcript: Message[] = [];
-      return {
-        async step(added) {
-          const input = transcript.concat(added);
-          const output = baseline.apply(input, window);
-          transcript = baseline.persistent ? output : input;
-          return { request: output, changed: output !== input };
-        },
-      };
-    },
-  };
-}
-
-/** The configurations of the benchmark, in report order. */
-export function replayConfigurations(): ReplayConfiguration[] {
-  return [
-    noCompaction(),
-    hookConfiguration('prune (hook default)', () => pruneToolResultsStrategy()),
-    hookConfiguration('two-phase + TruncatingSummarizer', () =>
-      twoPhaseStrategy({ summarizer: new TruncatingSummarizer<Message>() }),
-    ),
-    hookConfiguration('Compactor (compactorStrategy)', () => compactorStrategy()),
-    ...BASELINES.map(baselineConfiguration),
-  ];
-}
-
-// ---------------------------------------------------------------------------------------
-// The replay
-// ---------------------------------------------------------------------------------------
 
 /** The totals of one configuration at one window, over every trajectory. */
 export interface ReplayRow {
   configuration: string;
+  /** True for the other frameworks' policies. */
+  peer: boolean;
   window: number;
   /** Requests replayed (one per assistant message of the corpus). */
   requests: number;
@@ -180,18 +90,35 @@ export interface ReplayRow {
   inputTokens: number;
   /** The part of inputTokens served from the prompt cache (the prefix shared with the previous request). */
   cachedTokens: number;
-  /** Input tokens billed: cached ones at 10%, the rest in full. */
+  /** The OpenAI bill (cached input at 10%), as before: bills.OpenAI.billedTokens. */
   billedTokens: number;
-  /** billedTokens over the uncompacted run's at the same window. */
   billedRatio: number;
+  /** The bill under each price model. */
+  bills: ReplayBill[];
   /** inputTokens over the uncompacted run's at the same window. */
   inputRatio: number;
-  /** Requests at which the policy changed the transcript. */
+  /** Requests at which the policy changed the transcript (the fit included). */
   compactions: number;
+  /** Requests the executor's last-resort fit had to compact before sending, and the tokens it took off them. */
+  fits: number;
+  fitDroppedTokens: number;
   /** Mean over tool calls of the share of the names they use (seen before) that the request no longer shows. */
   identifierLoss: number;
   /** Tool calls that used at least one name seen before (the calls identifierLoss averages over). */
   checkedCalls: number;
+}
+
+/** Our cache model against the cached_tokens the provider reported for the uncompacted run. */
+export interface CacheModelCheck {
+  /** Calls with a recorded cached_tokens (the first call of each trajectory has none to share). */
+  calls: number;
+  /** Sum of the cached tokens our model gives those calls, and of what the provider reported. */
+  modeledTokens: number;
+  recordedTokens: number;
+  /** Median over those calls of modeled / recorded (calls with a recorded 0 left out). */
+  medianRatio: number;
+  /** Share of the calls whose modeled count is within 10% (or 256 tokens) of the recorded one. */
+  withinTenPercent: number;
 }
 
 export interface ReplayReport {
@@ -200,7 +127,9 @@ export interface ReplayReport {
   requests: number;
   windows: number[];
   configurations: string[];
+  prices: string[];
   rows: ReplayRow[];
+  cacheCheck: CacheModelCheck;
   /** Wall-clock time of the replay, in seconds. */
   seconds: number;
 }
@@ -219,22 +148,24 @@ interface PreparedStep {
   /** Messages that arrived since the previous step. */
   added: readonly Message[];
   residual: number | undefined;
+  /** The cached_tokens the provider reported for this call of the uncompacted run. */
+  recordedCached: number | undefined;
   refs: TrackedReference[];
 }
 
 function prepare(trajectory: Trajectory): PreparedStep[] {
-  const promptTokens = new Map(trajectory.calls.map((c) => [c.prefixLength, c.promptTokens]));
+  const calls = new Map(trajectory.calls.map((c) => [c.prefixLength, c]));
   const index = new ReferenceIndex(trajectory.messages);
   const steps: PreparedStep[] = [];
   let previous = 0;
   let estimate = FIXED_TOKENS;
   trajectory.messages.forEach((message, i) => {
     if (message.role === 'assistant') {
-      const added = trajectory.messages.slice(previous, i);
-      const reported = promptTokens.get(i);
+      const call = calls.get(i);
       steps.push({
-        added,
-        residual: reported === undefined ? undefined : reported - estimate,
+        added: trajectory.messages.slice(previous, i),
+        residual: call === undefined ? undefined : call.promptTokens - estimate,
+        recordedCached: call?.cachedTokens,
         refs: index.visibleReferences(i),
       });
       previous = i;
@@ -250,8 +181,11 @@ interface Totals {
   peakTokens: number;
   inputTokens: number;
   cachedTokens: number;
-  billedTokens: number;
+  /** Per price model: the bill of each trajectory, in corpus order. */
+  bills: number[][];
   compactions: number;
+  fits: number;
+  fitDroppedTokens: number;
   lossSum: number;
   checkedCalls: number;
 }
@@ -263,40 +197,85 @@ function emptyTotals(): Totals {
     peakTokens: 0,
     inputTokens: 0,
     cachedTokens: 0,
-    billedTokens: 0,
+    bills: PRICE_MODELS.map(() => []),
     compactions: 0,
+    fits: 0,
+    fitDroppedTokens: 0,
     lossSum: 0,
     checkedCalls: 0,
   };
 }
 
+/** Replays one trajectory under one configuration; returns the cached tokens it modeled per step. */
 async function replayOne(
-  trajectory: Trajectory,
   steps: readonly PreparedStep[],
   originals: ReadonlySet<Message>,
-  configuration: ReplayConfiguration,
+  policy: ReturnType<ReplayConfiguration['start']>,
   window: number,
   totals: Totals,
-): Promise<void> {
-  const policy = configuration.start(window, `replay_${trajectory.id}_${window}`);
-  const meter = new BillingMeter(countMessage, FIXED_TOKENS);
+): Promise<number[]> {
+  const meters = PRICE_MODELS.map((prices: PriceModel) => new BillingMeter(countMessage, FIXED_TOKENS, prices));
+  const cached: number[] = [];
   const isOriginal = (m: Message) => originals.has(m);
   for (const step of steps) {
-    const { request, changed } = await policy.step(step.added, step.residual);
-    const bill = meter.add(request);
+    const { request, changed, fit, tools } = await policy.step(step.added, step.residual);
+    const fixed = fixedOf(tools ?? [BASH_TOOL]);
+    const bills = meters.map((meter) => meter.add(request, fixed));
+    const bill = bills[0] as (typeof bills)[number];
+    cached.push(bill.cachedTokens);
     totals.requests++;
     if (bill.tokens > window) totals.overWindow++;
     totals.peakTokens = Math.max(totals.peakTokens, bill.tokens);
     if (changed) totals.compactions++;
+    if (fit !== undefined) {
+      totals.fits++;
+      totals.fitDroppedTokens += fit.before - fit.after;
+    }
     const lost = lostShare(step.refs, request, isOriginal);
     if (lost !== undefined) {
       totals.lossSum += lost;
       totals.checkedCalls++;
     }
   }
-  totals.inputTokens += meter.tokens;
-  totals.cachedTokens += meter.cachedTokens;
-  totals.billedTokens += meter.billedTokens;
+  const [first] = meters;
+  totals.inputTokens += first?.tokens ?? 0;
+  totals.cachedTokens += first?.cachedTokens ?? 0;
+  meters.forEach((meter, k) => {
+    totals.bills[k]?.push(meter.billedTokens);
+  });
+  return cached;
+}
+
+/** Compares the cached tokens modeled for the uncompacted run with what the provider reported. */
+function checkCacheModel(pairs: readonly { modeled: number; recorded: number }[]): CacheModelCheck {
+  const ratios = pairs.filter((p) => p.recorded > 0).map((p) => p.modeled / p.recorded);
+  const close = pairs.filter((p) => Math.abs(p.modeled - p.recorded) <= Math.max(256, p.recorded * 0.1)).length;
+  return {
+    calls: pairs.length,
+    modeledTokens: pairs.reduce((a, p) => a + p.modeled, 0),
+    recordedTokens: pairs.reduce((a, p) => a + p.recorded, 0),
+    medianRatio: median(ratios),
+    withinTenPercent: pairs.length === 0 ? 0 : close / pairs.length,
+  };
+}
+
+function billsOf(t: Totals, reference: Totals | undefined): ReplayBill[] {
+  return PRICE_MODELS.map((prices, k) => {
+    const own = t.bills[k] ?? [];
+    const base = reference?.bills[k] ?? [];
+    const ratios = own.map((b, i) => b / (base[i] ?? Number.NaN));
+    const total = own.reduce((a, b) => a + b, 0);
+    const baseTotal = base.reduce((a, b) => a + b, 0);
+    return {
+      prices: prices.name,
+      billedTokens: Math.round(total),
+      ratio: total / baseTotal,
+      medianRatio: median(ratios),
+      maxRatio: Math.max(...ratios),
+      // A rounding hair above 1 is not a trajectory that bills more.
+      trajectoriesOver: ratios.filter((r) => r > 1 + 1e-9).length,
+    };
+  });
 }
 
 /**
@@ -315,20 +294,28 @@ export async function runReplay(options: ReplayOptions = {}): Promise<ReplayRepo
   const configurations = options.configurations ?? replayConfigurations();
   const totals = new Map<string, Totals>();
   const key = (name: string, window: number) => `${name}\u0000${window}`;
+  const cachePairs: { modeled: number; recorded: number }[] = [];
   let requests = 0;
   for (const trajectory of trajectories) {
     const steps = prepare(trajectory);
     requests += steps.length;
     const originals = new Set(trajectory.messages);
-    for (const window of windows) {
-      for (const configuration of configurations) {
+    for (const [w, window] of windows.entries()) {
+      for (const [c, configuration] of configurations.entries()) {
         const k = key(configuration.name, window);
         let t = totals.get(k);
         if (t === undefined) {
           t = emptyTotals();
           totals.set(k, t);
         }
-        await replayOne(trajectory, steps, originals, configuration, window, t);
+        const policy = configuration.start(window, `replay_${trajectory.id}_${window}`);
+        const cached = await replayOne(steps, originals, policy, window, t);
+        if (c === 0 && w === 0) {
+          steps.forEach((step, i) => {
+            if (step.recordedCached !== undefined && i > 0)
+              cachePairs.push({ modeled: cached[i] ?? 0, recorded: step.recordedCached });
+          });
+        }
       }
     }
   }
@@ -337,18 +324,24 @@ export async function runReplay(options: ReplayOptions = {}): Promise<ReplayRepo
     const reference = configurations[0] === undefined ? undefined : totals.get(key(configurations[0].name, window));
     for (const configuration of configurations) {
       const t = totals.get(key(configuration.name, window)) ?? emptyTotals();
+      const bills = billsOf(t, reference);
+      const openai = bills.find((b) => b.prices === OPENAI_PRICES.name) as ReplayBill;
       rows.push({
         configuration: configuration.name,
+        peer: configuration.peer === true,
         window,
         requests: t.requests,
         overWindow: t.overWindow,
         peakTokens: t.peakTokens,
         inputTokens: t.inputTokens,
         cachedTokens: t.cachedTokens,
-        billedTokens: Math.round(t.billedTokens),
-        billedRatio: reference === undefined ? Number.NaN : t.billedTokens / reference.billedTokens,
+        billedTokens: openai.billedTokens,
+        billedRatio: openai.ratio,
+        bills,
         inputRatio: reference === undefined ? Number.NaN : t.inputTokens / reference.inputTokens,
         compactions: t.compactions,
+        fits: t.fits,
+        fitDroppedTokens: t.fitDroppedTokens,
         identifierLoss: t.checkedCalls === 0 ? 0 : t.lossSum / t.checkedCalls,
         checkedCalls: t.checkedCalls,
       });
@@ -359,186 +352,11 @@ export async function runReplay(options: ReplayOptions = {}): Promise<ReplayRepo
     requests,
     windows,
     configurations: configurations.map((c) => c.name),
+    prices: PRICE_MODELS.map((p) => p.name),
     rows,
+    cacheCheck: checkCacheModel(cachePairs),
     seconds: (performance.now() - started) / 1000,
   };
-}
-
-// ---------------------------------------------------------------------------------------
-// Rendering
-// ---------------------------------------------------------------------------------------
-
-const int = (n: number) => Math.round(n).toLocaleString('en-US');
-const ratio = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : '–');
-const percent = (n: number) => `${(n * 100).toFixed(1)}%`;
-const compactTokens = (n: number) =>
-  n >= 1e6 ? `${(n / 1e6).toFixed(n >= 1e7 ? 1 : 2)}M` : n >= 1e3 ? `${Math.round(n / 1e3)}K` : `${Math.round(n)}`;
-
-/** One table per window: a row per configuration, a column per metric, then what the columns mean. */
-export function renderReplayMarkdown(report: ReplayReport): string {
-  const lines: string[] = [
-    '## Replay of real agent runs',
-    '',
-    `${report.trajectories} trajectories of the corpus replayed step by step (${int(report.requests)} requests per ` +
-      `configuration and window), in ${report.seconds.toFixed(1)} s. At each step the request is what the model saw ` +
-      'before its next tool call, after the policy ran; each policy keeps its own transcript between steps. ' +
-      'Our configurations run through the real compaction hook (createCompactionHook with the window; preGenerate, ' +
-      "then postGenerate with the provider's prompt count for the request actually sent). The executor's preflight " +
-      'recovery, which would cut an oversized newest result before sending, is not replayed: the requests over the ' +
-      'window are what each policy achieves alone. Baselines (bench/baselines.ts): the LangChain and opencode ' +
-      'thresholds are scaled to the window (the same share of 200K); LangChain and observation masking edit a copy ' +
-      'of the full history before every call, as their frameworks do; the AI SDK guide and opencode keep their edit.',
-    '',
-  ];
-  for (const window of report.windows) {
-    lines.push(`### Window ${int(window)} tokens`, '');
-    lines.push(
-      '| configuration | requests over window | peak request | billed input (cache) | × uncompacted | input, no cache | × uncompacted | compactions | identifier loss |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
-    );
-    for (const row of report.rows.filter((r) => r.window === window)) {
-      lines.push(
-        `| ${row.configuration} | ${int(row.overWindow)} | ${int(row.peakTokens)} | ${int(row.billedTokens)} | ` +
-          `${ratio(row.billedRatio)} | ${int(row.inputTokens)} | ${ratio(row.inputRatio)} | ${int(row.compactions)} | ` +
-          `${percent(row.identifierLoss)} |`,
-      );
-    }
-    lines.push('');
-  }
-  lines.push(
-    'Columns: *requests over window*: requests whose estimated size (messages and the bash tool, o200k) is above the window. ' +
-      '*billed input (cache)*: every request billed with the prefix it shares with the previous request (message by message) at 10%, the rest in full. ' +
-      '*input, no cache*: every prompt token at full price. *× uncompacted*: over the no-compaction run. ' +
-      '*compactions*: requests at which the policy changed the transcript. ' +
-      '*identifier loss*: for each tool call, the share of the paths, identifiers and quoted strings of its command that an earlier message showed ' +
-      'and the request no longer shows (a marker or summary naming them counts as showing them); the mean over tool calls.',
-    '',
-  );
-  return lines.join('\n');
-}
-
-const escapeXml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/** About 5 round tick values from 0 to at least `max`. */
-function ticks(max: number): number[] {
-  const raw = max / 5;
-  const magnitude = 10 ** Math.floor(Math.log10(raw));
-  const step = ([1, 2, 2.5, 5, 10].find((m) => m * magnitude >= raw) ?? 10) * magnitude;
-  const out: number[] = [];
-  for (let v = 0; v <= max + step * 1e-9; v += step) out.push(v);
-  if ((out[out.length - 1] ?? 0) < max) out.push(out.length * step);
-  return out;
-}
-
-interface Box {
-  x0: number;
-  x1: number;
-  y0: number;
-  y1: number;
-}
-
-const overlaps = (a: Box, b: Box) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
-
-const COLORS = ['#555555', '#1f77b4', '#2ca02c', '#17becf', '#ff7f0e', '#d62728', '#9467bd', '#8c564b', '#e377c2'];
-
-/**
- * A scatter plot of billed input tokens (x) against identifier loss (y) at one window,
- * a labelled point per configuration: hollow when some of its requests were over the window.
- */
-export function renderReplaySvg(report: ReplayReport, window: number): string {
-  const rows = report.rows.filter((r) => r.window === window);
-  const width = 760;
-  const height = 460;
-  const m = { left: 70, right: 30, top: 50, bottom: 80 };
-  const plotW = width - m.left - m.right;
-  const plotH = height - m.top - m.bottom;
-  const xTicks = ticks(Math.max(1, ...rows.map((r) => r.billedTokens)) * 1.05);
-  const yTicks = ticks(Math.max(0.05, ...rows.map((r) => r.identifierLoss)) * 1.1);
-  const xMax = xTicks[xTicks.length - 1] ?? 1;
-  const yMax = yTicks[yTicks.length - 1] ?? 1;
-  const x = (v: number) => m.left + (v / xMax) * plotW;
-  const y = (v: number) => m.top + plotH - (v / yMax) * plotH;
-  const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
-    `<title>${escapeXml(`Billed input tokens against identifier loss per configuration, ${int(window)}-token window`)}</title>`,
-    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
-    `<text x="${width / 2}" y="24" text-anchor="middle" font-size="15" font-weight="bold">` +
-      `${escapeXml(`Replay at a ${int(window)}-token window: cost against forgetting`)}</text>`,
-  ];
-  for (const v of xTicks) {
-    out.push(
-      `<line x1="${x(v)}" y1="${m.top}" x2="${x(v)}" y2="${m.top + plotH}" stroke="#eeeeee"/>`,
-      `<text x="${x(v)}" y="${m.top + plotH + 18}" text-anchor="middle">${compactTokens(v)}</text>`,
-    );
-  }
-  for (const v of yTicks) {
-    out.push(
-      `<line x1="${m.left}" y1="${y(v)}" x2="${m.left + plotW}" y2="${y(v)}" stroke="#eeeeee"/>`,
-      `<text x="${m.left - 8}" y="${y(v) + 4}" text-anchor="end">${(v * 100).toFixed(v * 100 < 10 ? 1 : 0)}%</text>`,
-    );
-  }
-  out.push(
-    `<rect x="${m.left}" y="${m.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#333333"/>`,
-    `<text x="${m.left + plotW / 2}" y="${m.top + plotH + 40}" text-anchor="middle">` +
-      'input tokens billed over the corpus (cached prefix at 10%)</text>',
-    `<text transform="translate(18 ${m.top + plotH / 2}) rotate(-90)" text-anchor="middle">` +
-      'identifier loss (mean share per tool call)</text>',
-    `<text x="${m.left}" y="${height - 14}" fill="#555555">` +
-      'Filled: no request over the window. Hollow: some requests over the window.</text>',
-  );
-  const points = rows.map((row, i) => ({
-    row,
-    color: COLORS[i % COLORS.length] ?? '#000000',
-    px: x(row.billedTokens),
-    py: y(row.identifierLoss),
-  }));
-  // Points first, so labels are drawn over them; each label goes to the first free place near its point.
-  const taken: Box[] = points.map((p) => ({ x0: p.px - 8, x1: p.px + 8, y0: p.py - 8, y1: p.py + 8 }));
-  const inside = (b: Box) =>
-    b.x0 >= m.left + 2 && b.x1 <= m.left + plotW - 2 && b.y0 >= m.top + 2 && b.y1 <= m.top + plotH - 2;
-  for (const p of points) {
-    const fill = p.row.overWindow === 0 ? p.color : '#ffffff';
-    out.push(
-      `<circle cx="${p.px.toFixed(1)}" cy="${p.py.toFixed(1)}" r="6" fill="${fill}" stroke="${p.color}" stroke-width="2"/>`,
-    );
-  }
-  // The points with the most neighbours are labelled first: they need the places next to them most.
-  const neighbours = (p: (typeof points)[number]) =>
-    points.filter((q) => q !== p && Math.abs(q.px - p.px) < 120 && Math.abs(q.py - p.py) < 40).length;
-  const order = [...points].sort((a, b) => neighbours(b) - neighbours(a));
-  for (const p of order) {
-    const label = `${p.row.configuration} (${ratio(p.row.billedRatio)})`;
-    const labelW = label.length * 6.8;
-    let chosen: { box: Box; right: boolean; dy: number } | undefined;
-    for (const dy of [0, 14, -14, 28, -28, 42, -42, 56, -56, 70, -70, 84, -84, 98, -98, 112, -112]) {
-      for (const right of [true, false]) {
-        const x0 = right ? p.px + 10 : p.px - 10 - labelW;
-        const box = { x0, x1: x0 + labelW, y0: p.py + dy - 8, y1: p.py + dy + 6 };
-        if (inside(box) && !taken.some((b) => overlaps(b, box))) {
-          chosen = { box, right, dy };
-          break;
-        }
-      }
-      if (chosen !== undefined) break;
-    }
-    chosen ??= { box: { x0: p.px + 10, x1: p.px + 10 + labelW, y0: p.py - 8, y1: p.py + 6 }, right: true, dy: 0 };
-    taken.push(chosen.box);
-    const tx = chosen.right ? chosen.box.x0 : chosen.box.x1;
-    const ty = p.py + chosen.dy;
-    if (chosen.dy !== 0) {
-      out.push(
-        `<line x1="${p.px.toFixed(1)}" y1="${p.py.toFixed(1)}" x2="${(chosen.right ? tx - 2 : tx + 2).toFixed(1)}" ` +
-          `y2="${(ty - 1).toFixed(1)}" stroke="${p.color}" stroke-width="0.8"/>`,
-      );
-    }
-    out.push(
-      `<text x="${tx.toFixed(1)}" y="${(ty + 4).toFixed(1)}" text-anchor="${chosen.right ? 'start' : 'end'}" fill="${p.color}">` +
-        `${escapeXml(label)}</text>`,
-    );
-  }
-  out.push('</svg>');
-  return `${out.join('\n')}\n`;
 }
 
 // ---------------------------------------------------------------------------------------

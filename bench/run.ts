@@ -12,8 +12,10 @@ import { renderAccuracyMarkdown, runAccuracy } from './accuracy.js';
 import { renderAdversarialMarkdown, runAdversarial } from './adversarial.js';
 import { renderCheckpointsMarkdown, runCheckpoints } from './checkpoints.js';
 import { corpusDir } from './corpus.js';
+import { renderLongRunMarkdown, runLongRuns } from './long-run.js';
 import { renderOverheadMarkdown, runOverhead } from './overhead.js';
-import { renderReplayMarkdown, renderReplaySvg, runReplay } from './replay.js';
+import { runReplay } from './replay.js';
+import { renderReplayMarkdown, renderReplaySvg } from './replay-report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -40,6 +42,8 @@ async function main(): Promise<void> {
 
   step('overhead');
   sections.push(renderOverheadMarkdown(await runOverhead()));
+  step('long runs');
+  sections.push(renderLongRunMarkdown(await runLongRuns()));
   step('adversarial input');
   sections.push(renderAdversarialMarkdown(runAdversarial()));
   step('session checkpoints');

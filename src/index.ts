@@ -7,20 +7,30 @@ export type {
   RunOptions,
 } from './agent/create-agent.js';
 export { createAgent } from './agent/create-agent.js';
+export { recallTool } from './agent/recall-tool.js';
 export type { ToolSearchOptions } from './agent/tool-search.js';
 export { SEARCH_TOOL_NAME } from './agent/tool-search.js';
 export type { CompactMessagesOptions, CompactMessagesResult } from './compaction/compact-messages.js';
 export { compactMessages } from './compaction/compact-messages.js';
 export type { CompactionHookOptions, CompactionInfo } from './compaction/compaction-hook.js';
-export { createCompactionHook } from './compaction/compaction-hook.js';
+export { createCompactionHook, LEAN_MIN_GAIN_RATIO } from './compaction/compaction-hook.js';
 export type { CompactorStrategyOptions } from './compaction/compactor-strategy.js';
 export { COMPACTOR_STRATEGY_NAME, compactorStrategy } from './compaction/compactor-strategy.js';
+export { FOLD_STEP_NAME, isFoldMarker } from './compaction/fold-turns.js';
 export { isPrunedMarker, MARKER_ARGS_MAX_CHARS, prunedMarker } from './compaction/marker.js';
 export { DEFAULT_THRESHOLD_PERCENT, FALLBACK_CONTEXT_WINDOW } from './compaction/options.js';
 export { DEFAULT_PROTECTED_TOKENS } from './compaction/protected-tail.js';
-export { PRUNE_STRATEGY_NAME, pruneToolResultsStrategy } from './compaction/prune-tool-results.js';
+export type { PruneOptions } from './compaction/prune-tool-results.js';
+export {
+  DEFAULT_DIGEST_CHARS,
+  PRUNE_STRATEGY_NAME,
+  pruneToolResultsStrategy,
+} from './compaction/prune-tool-results.js';
+export type { PrunedResultStore } from './compaction/pruned-store.js';
+export { MemoryPrunedResultStore, RECALL_TOOL_NAME } from './compaction/pruned-store.js';
 export type { SummarizeStrategyOptions } from './compaction/summarize.js';
 export { SUMMARIZE_STRATEGY_NAME, SUMMARY_HEADER, summarizeStrategy } from './compaction/summarize.js';
+export { FIT_LOW_WATER_PERCENT, LOW_WATER_PERCENT, MIN_GAIN_PERCENT } from './compaction/trigger.js';
 export { TWO_PHASE_STRATEGY_NAME, twoPhaseStrategy } from './compaction/two-phase.js';
 export type { CompactionInput, CompactionResult, CompactionStrategy } from './compaction/types.js';
 export { isCompactionStrategy } from './compaction/types.js';

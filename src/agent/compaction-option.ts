@@ -1,13 +1,16 @@
 import { type CompactionHookOptions, createCompactionHook } from '../compaction/compaction-hook.js';
 import { pruneToolResultsStrategy } from '../compaction/prune-tool-results.js';
+import { MemoryPrunedResultStore } from '../compaction/pruned-store.js';
 import { twoPhaseStrategy } from '../compaction/two-phase.js';
 import type { CompactionStrategy } from '../compaction/types.js';
 import type { AgentHook } from '../contracts/agent-hook.js';
 import { isSummarizer } from '../core/summarizer.js';
 import { describe } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
+import type { Tool } from '../executor/tool.js';
 import { isLLMProvider } from '../providers/resolve-provider.js';
 import type { CompactionConfig, CreateAgentOptions } from './agent-types.js';
+import { recallTool } from './recall-tool.js';
 
 const COMPACTION_KEYS = new Set([
   'strategy',
@@ -17,6 +20,8 @@ const COMPACTION_KEYS = new Set([
   'reserveOutputTokens',
   'onCompaction',
   'summarizer',
+  'mode',
+  'recall',
 ]);
 
 /**
@@ -64,7 +69,15 @@ export function compactionOptionsFor(
       : isSummarizer(summarizer)
         ? twoPhaseStrategy({ summarizer })
         : twoPhaseStrategy({ model: summarizer }));
-  return { ...rest, strategy: resolved };
+  // One store for the hook and the recall tool the agent registers.
+  const recall = rest.recall === true ? new MemoryPrunedResultStore() : rest.recall;
+  return { ...rest, ...(recall === undefined ? {} : { recall }), strategy: resolved };
+}
+
+/** The recall tool a compaction option needs registered, if any. */
+export function recallToolsFor(compaction: CompactionHookOptions | undefined): Tool<unknown, unknown>[] {
+  const store = compaction?.recall;
+  return typeof store === 'object' && store !== null ? [recallTool(store) as unknown as Tool<unknown, unknown>] : [];
 }
 
 /** The compaction hook a compaction option installs, or undefined for none. */

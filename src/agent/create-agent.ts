@@ -14,7 +14,7 @@ import { Session } from '../sessions/session.js';
 import { MemorySessionStore } from '../sessions/store.js';
 import { checkCreateAgentOptions, checkPriceKnown, checkRunOptions } from './agent-options.js';
 import type { Agent, AgentSessionOptions, CreateAgentOptions, RunOptions } from './agent-types.js';
-import { compactionOptionsFor, hookFor, withSummarizer } from './compaction-option.js';
+import { compactionOptionsFor, hookFor, recallToolsFor, withSummarizer } from './compaction-option.js';
 import { checkToolSearch, createToolSearch } from './tool-search.js';
 
 export type {
@@ -37,9 +37,9 @@ export function createAgent(options: CreateAgentOptions): Agent {
   const spec = checkCreateAgentOptions(options);
   const limits = checkLimits(options.limits);
   if (limits.maxCostUsd !== undefined) checkPriceKnown(typeof spec === 'string' ? spec : spec.modelId);
-  const tools = new ToolRegistry(options.tools ?? []);
-  const hooks = new HookRegistry(options.hooks ?? []);
   const agentCompaction = compactionOptionsFor(withSummarizer(options.compaction, options.summarizer));
+  const tools = new ToolRegistry([...(options.tools ?? []), ...recallToolsFor(agentCompaction)]);
+  const hooks = new HookRegistry(options.hooks ?? []);
   const compactionHook = hookFor(agentCompaction);
   if (compactionHook !== undefined) hooks.register(compactionHook);
   const search = checkToolSearch(options.toolSearch);
@@ -54,13 +54,16 @@ export function createAgent(options: CreateAgentOptions): Agent {
     input: AgentInput,
     run: RunOptions & Pick<ExecuteParams, 'onCheckpoint'> = {},
     runHooks: HookRegistry = hooks,
+    extraTools: Tool<unknown, unknown>[] = [],
   ): ExecuteParams => {
     const listeners = [options.onEvent, run.onEvent].filter((l): l is AgentEventListener => l !== undefined);
-    let registry = tools;
+    // A session's own recall tool replaces the agent's (each reads its own store).
+    const kept = tools.list().filter((t) => !extraTools.some((e) => e.name === t.name));
+    let registry = extraTools.length === 0 ? tools : new ToolRegistry([...kept, ...extraTools]);
     let selectTools: ExecuteParams['selectTools'];
     if (toolSearch !== undefined) {
       const state = toolSearch.forRun();
-      registry = new ToolRegistry([...tools.list(), state.tool as Tool<unknown, unknown>]);
+      registry = new ToolRegistry([...registry.list(), state.tool as Tool<unknown, unknown>]);
       selectTools = (runState, all) => toolSearch.select(runState, all, state);
     }
     return {
@@ -104,6 +107,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
       checkNumber(sessionOptions.leaseMs, 'leaseMs', 'agent.session()', { min: 1 });
       const own = sessionOptions.compaction === undefined ? undefined : compactionOptionsFor(sessionOptions.compaction);
       let sessionHooks = hooks;
+      const sessionTools = recallToolsFor(own);
       if (sessionOptions.compaction !== undefined) {
         sessionHooks = new HookRegistry(options.hooks ?? []);
         const hook = hookFor(own);
@@ -114,7 +118,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
         store: sessionOptions.store ?? new MemorySessionStore(),
         ...(sessionOptions.leaseMs === undefined ? {} : { leaseMs: sessionOptions.leaseMs }),
         runner: {
-          run: (messages, turn, emit) => executeRun(params(messages, turn, sessionHooks), emit),
+          run: (messages, turn, emit) => executeRun(params(messages, turn, sessionHooks, sessionTools), emit),
           provider: getProvider,
           compaction: sessionOptions.compaction === undefined ? agentCompaction : own,
           instructions: options.instructions,

@@ -1,62 +1,32 @@
+import type { CompactionStartEvent } from '../contracts/agent-event.js';
 import type { AgentHook, PreGenerateContext, RecoverContext, RunContext } from '../contracts/agent-hook.js';
-import { checkOptions } from '../errors/check-options.js';
-import { configError } from '../errors/lousho-error.js';
+import { latestAssistantIndex } from '../messages/turns.js';
 import type { Message } from '../messages/types.js';
+import { FOLD_STEP_NAME } from './fold-turns.js';
+import { hookMemory, newestTurnTokens } from './hook-memory.js';
 import {
-  checkContextWindow,
-  checkStrategy,
-  checkThresholdPercent,
-  checkTokens,
-  thresholdTokens as computeThreshold,
-  DEFAULT_THRESHOLD_PERCENT,
-} from './options.js';
+  type CompactionHookOptions,
+  LEAN_MIN_GAIN_RATIO,
+  offerRecall,
+  resolveHookOptions,
+  warnFolded,
+} from './hook-options.js';
+import { thresholdTokens as computeThreshold } from './options.js';
 import { effectiveProtectedTokens } from './protected-tail.js';
-import { pruneToolResultsStrategy } from './prune-tool-results.js';
+import { PRUNE_STRATEGY_NAME, pruneToolResults } from './prune-tool-results.js';
 import { onceWarner } from './request-budget.js';
 import {
-  type CompactionInfo,
+  type CompactionOutcome,
   compactionDoneEvent,
   compactionInfo,
   compactionStartEvent,
   runCompaction,
 } from './run-compaction.js';
-import { summariesPaused } from './trigger.js';
+import { FIT_LOW_WATER_PERCENT, nextStepSizes, summariesPaused } from './trigger.js';
 import type { CompactionInput, CompactionStrategy } from './types.js';
 
+export { type CompactionHookOptions, LEAN_MIN_GAIN_RATIO } from './hook-options.js';
 export type { CompactionInfo } from './run-compaction.js';
-
-export interface CompactionHookOptions {
-  /** How to compact; pruneToolResultsStrategy() by default. twoPhaseStrategy() is recommended. */
-  strategy?: CompactionStrategy;
-  /** Compact when the estimated request is above this share of the context window. In (0, 1]; default 0.9. */
-  thresholdPercent?: number;
-  /** Context window in tokens; by default looked up for request.model, else 128,000 with a one-time warning. */
-  contextWindow?: number;
-  /** The newest messages that fit in this many tokens are never changed. Default 40,000, at most half the threshold. */
-  protectedTokens?: number;
-  /** Tokens kept free for the reply: the threshold becomes at most contextWindow - reserveOutputTokens. */
-  reserveOutputTokens?: number;
-  /** Called after each compaction that changed the conversation or reported an error. */
-  onCompaction?: (info: CompactionInfo) => void;
-}
-
-/** The options createCompactionHook() takes. */
-export const HOOK_KEYS: (keyof CompactionHookOptions)[] = [
-  'strategy',
-  'thresholdPercent',
-  'contextWindow',
-  'protectedTokens',
-  'reserveOutputTokens',
-  'onCompaction',
-];
-
-/** What the hook remembers of one run between steps. */
-interface HookMemory {
-  /** An attempt changed nothing: stay quiet until one does. */
-  quiet: boolean;
-  /** Summaries are paused until the transcript has this many messages. */
-  pausedUntil: number | undefined;
-}
 
 interface Sizes {
   contextWindow: number;
@@ -64,6 +34,8 @@ interface Sizes {
   protectedTokens: number;
   /** Report even when an earlier attempt changed nothing (a recovery). */
   loud: boolean;
+  /** The hook's next step and minimum gain, for a strategy that does not summarize. */
+  next: { lowWaterTokens: number; minGainTokens: number; foldAbove?: number } | undefined;
 }
 
 /**
@@ -77,40 +49,41 @@ interface Sizes {
  * createAgent({ provider, hooks: [createCompactionHook({ strategy: twoPhaseStrategy({ model: 'openai/gpt-4o-mini' }) })] });
  */
 export function createCompactionHook(options: CompactionHookOptions = {}): AgentHook {
-  const where = 'createCompactionHook()';
-  if (typeof options !== 'object' || options === null) throw configError(`${where} takes an options object.`);
-  checkOptions<CompactionHookOptions>(options, where, HOOK_KEYS);
-  const strategy = checkStrategy(options.strategy, where) ?? pruneToolResultsStrategy();
-  const percent = checkThresholdPercent(options.thresholdPercent, where) ?? DEFAULT_THRESHOLD_PERCENT;
-  const windowOption = checkContextWindow(options.contextWindow, where);
-  const protectedOption = checkTokens(options.protectedTokens, 'protectedTokens', where);
-  const reserve = checkTokens(options.reserveOutputTokens, 'reserveOutputTokens', where) ?? 0;
-  if (windowOption !== undefined && reserve >= windowOption) {
-    throw configError(
-      `${where}: reserveOutputTokens (${reserve}) must be below contextWindow (${windowOption}); it is the part of the window kept for the reply.`,
-      { option: 'reserveOutputTokens' },
-    );
-  }
-  const onCompaction = options.onCompaction;
-  if (onCompaction !== undefined && typeof onCompaction !== 'function')
-    throw configError(`${where}: onCompaction must be a function.`);
-  const fallback = strategy.fallback ?? pruneToolResultsStrategy();
+  const { mode, recall, note, strategy, fallback, percent, windowOption, protectedOption, reserve, onCompaction } =
+    resolveHookOptions(options);
   const warn = onceWarner();
   const feature = {
     name: 'Compaction',
     setting: 'compaction.contextWindow (or createCompactionHook({ contextWindow }))',
     warn,
   };
-  const memoryOf = (run: RunContext) =>
-    run.hookMemory<HookMemory>('compaction', () => ({ quiet: false, pausedUntil: undefined }));
+  // A strategy with a prune step of its own summarizes: a summary is its next step, not a fold.
+  const folds = strategy.fallback === undefined;
+  const memoryOf = hookMemory;
+  // Lean mode's per-step prune: the results read since the last step, when they pay for their marker.
+  const readPrune = (from: number): CompactionStrategy => ({
+    name: PRUNE_STRATEGY_NAME,
+    compact: (input) =>
+      pruneToolResults(input, {
+        marker: 'digest',
+        minGainRatio: LEAN_MIN_GAIN_RATIO,
+        from: Math.max(0, from),
+        ...note,
+      }),
+  });
 
   /** Runs the strategy on the request's transcript (in place) to get under the threshold; true when it changed. */
-  async function compactNow({ request, run, emit }: PreGenerateContext, sizes: Sizes, tokensBefore: number) {
+  async function compactNow(
+    { request, run, emit }: PreGenerateContext,
+    sizes: Sizes,
+    tokensBefore: number,
+    only?: CompactionStrategy,
+  ) {
     const memory = memoryOf(run);
     const messages = request.messages;
-    const paused = summariesPaused(memory.pausedUntil, messages.length);
-    if (!paused) memory.pausedUntil = undefined;
-    const running = paused ? fallback : strategy;
+    const paused = only === undefined && summariesPaused(memory.pausedUntil, memory.added);
+    if (!paused && only === undefined) memory.pausedUntil = undefined;
+    const running = only ?? (paused ? fallback : strategy);
     const at = { runId: run.runId, step: run.step };
     const start = compactionStartEvent(at, {
       strategy: running.name,
@@ -118,12 +91,15 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
       contextWindow: sizes.contextWindow,
       thresholdTokens: sizes.thresholdTokens,
     });
-    const quiet = memory.quiet && !sizes.loud;
+    // The per-step prune reports only what it changed.
+    const quiet = only !== undefined || (memory.quiet && !sizes.loud);
     if (!quiet) emit?.(start);
     const budget = run.budget;
     const input: CompactionInput = {
       messages,
-      estimateTokens: (list: readonly Message[]) => budget.measureWith(request, list),
+      // The transcript itself was just measured (incrementally): only other lists are measured in full.
+      estimateTokens: (list: readonly Message[]) =>
+        list === messages ? tokensBefore : budget.measureWith(request, list),
       countMessage: (message) => budget.messageTokens(message, request.model),
       contextWindow: sizes.contextWindow,
       protectedTokens: sizes.protectedTokens,
@@ -132,13 +108,69 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
       ...(run.abortSignal === undefined ? {} : { abortSignal: run.abortSignal }),
       onModelCall: (call) => run.recordModelCall(call),
     };
-    const outcome = await runCompaction({ strategy: running, fallback, input, tokensBefore });
-    if (outcome.summaryRejected) memory.pausedUntil = messages.length * 2;
-    if (outcome.changed) messages.splice(0, messages.length, ...outcome.messages);
+    const next = sizes.next;
+    const outcome = await runCompaction({
+      strategy: running,
+      fallback: only ?? fallback,
+      input,
+      tokensBefore,
+      ...(next && { next }),
+    });
+    if (only !== undefined) {
+      if (outcome.changed) await applyOutcome(run, messages, outcome);
+      if (outcome.changed) report({ request, run, ...(emit && { emit }) }, start, outcome, sizes);
+      return outcome.changed;
+    }
+    // A rejected summary, or a strategy or summarizer that failed, pauses the strategy until the transcript doubles.
+    if ((outcome.summaryRejected || outcome.error !== undefined) && !paused) memory.pausedUntil = memory.added * 2;
+    if (outcome.changed) await applyOutcome(run, messages, outcome);
     memory.quiet = !outcome.changed;
+    const gain = outcome.tokensBefore - outcome.tokensAfter;
+    // Nothing worth it now: what a later attempt can free grows with what the run adds, plus
+    // the newest turn, which is not pruned while it is the newest.
+    memory.retryAbove = outcome.changed
+      ? undefined
+      : tokensBefore + Math.max(1, (next?.minGainTokens ?? 0) - gain - newestTurnTokens(messages, input.countMessage));
+    if (outcome.appliedStrategy === FOLD_STEP_NAME) warnFolded(warn);
     if (quiet && !outcome.changed && outcome.error === undefined) return false;
-    if (quiet) emit?.(start);
-    emit?.(compactionDoneEvent(at, outcome));
+    report({ request, run, ...(emit && { emit }) }, quiet ? start : undefined, outcome, sizes);
+    return outcome.changed;
+  }
+
+  /** Rewrites the transcript in place, keeping the originals of what was pruned when recall is on. */
+  async function applyOutcome(run: RunContext, messages: Message[], outcome: CompactionOutcome): Promise<void> {
+    const memory = memoryOf(run);
+    if (recall !== undefined && outcome.prunedToolCallIds.length > 0) {
+      const pruned = new Set(outcome.prunedToolCallIds);
+      for (const m of messages) {
+        if (m.role !== 'tool' || !pruned.has(m.toolCallId)) continue;
+        try {
+          await recall.save(m);
+          memory.recallable++;
+        } catch (error) {
+          console.error(
+            '@lousho/build-ai-agent: the pruned-result store failed to save; that result cannot be recalled.',
+            error,
+          );
+        }
+      }
+    }
+    // Messages removed (a fold, a summary) move the indices: the per-step prune looks at everything again.
+    if (outcome.messages.length < messages.length) memory.readFrom = 0;
+    messages.splice(0, messages.length, ...outcome.messages);
+    memory.length = messages.length;
+  }
+
+  /** Emits the done event (and a start the caller held back) and calls onCompaction. */
+  function report(
+    ctx: PreGenerateContext,
+    start: CompactionStartEvent | undefined,
+    outcome: CompactionOutcome,
+    sizes: Sizes,
+  ) {
+    const at = { runId: ctx.run.runId, step: ctx.run.step };
+    if (start !== undefined) ctx.emit?.(start);
+    ctx.emit?.(compactionDoneEvent(at, outcome));
     if ((outcome.changed || outcome.error !== undefined) && onCompaction !== undefined) {
       try {
         onCompaction(compactionInfo(outcome, sizes));
@@ -146,24 +178,44 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
         console.error('@lousho/build-ai-agent: onCompaction threw; the run goes on.', callbackError);
       }
     }
-    return outcome.changed;
   }
 
   async function preGenerate(ctx: PreGenerateContext): Promise<void> {
     const { request, run } = ctx;
-    const tokens = run.budget.measure(request);
     const contextWindow = await run.budget.contextWindow({ option: windowOption, feature });
     const thresholdTokens = computeThreshold(contextWindow, percent, reserve);
+    const memory = memoryOf(run);
+    if (mode === 'lean') {
+      const sizes = {
+        contextWindow,
+        thresholdTokens,
+        protectedTokens: protectedOption ?? 0,
+        loud: false,
+        next: undefined,
+      };
+      const from = memory.readFrom;
+      memory.readFrom = latestAssistantIndex(request.messages);
+      await compactNow(ctx, sizes, run.budget.measure(request), readPrune(from));
+    }
+    if (recall !== undefined) offerRecall(request, memory.recallable > 0);
+    const tokens = run.budget.measure(request);
     if (tokens <= thresholdTokens) return;
+    // The last attempt could not free enough: wait until the request has grown by what was missing.
+    if (memory.retryAbove !== undefined && tokens < memory.retryAbove) return;
     const { protectedTokens, capped } = effectiveProtectedTokens(protectedOption, thresholdTokens);
     if (capped) {
       warn(
         'protected',
-        `@lousho/build-ai-agent: compaction protectedTokens (${protectedOption}) is more than half the threshold (${thresholdTokens} tokens), ` +
-          `so compaction might not get the request under it; using ${protectedTokens}. Set protectedTokens to at most half the threshold.`,
+        `@lousho/build-ai-agent: compaction protectedTokens (${protectedOption}) is at or above the threshold (${thresholdTokens} tokens) ` +
+          `and would protect everything; using ${protectedTokens}. Set protectedTokens below the threshold.`,
       );
     }
-    await compactNow(ctx, { contextWindow, thresholdTokens, protectedTokens, loud: false }, tokens);
+    const next = folds ? nextStepSizes(thresholdTokens) : undefined;
+    // Pruning alone is not enough until the low-water mark: it leaves every turn and marker in
+    // place, so each crossing would come sooner than the last and break the cache again.
+    if (next !== undefined && strategy.name === PRUNE_STRATEGY_NAME) next.foldAbove = next.lowWaterTokens;
+    await compactNow(ctx, { contextWindow, thresholdTokens, protectedTokens, loud: false, next }, tokens);
+    if (recall !== undefined) offerRecall(request, memory.recallable > 0);
   }
 
   /** Compacts harder when the request does not fit: to the target, with at most half of it protected. */
@@ -175,7 +227,15 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
     const tighter = Math.min(protectedTokens, Math.floor(thresholdTokens / 2));
     return compactNow(
       { request, run, ...(ctx.emit === undefined ? {} : { emit: ctx.emit }) },
-      { contextWindow, thresholdTokens, protectedTokens: tighter, loud: true },
+      {
+        contextWindow,
+        thresholdTokens,
+        protectedTokens: tighter,
+        loud: true,
+        next: folds
+          ? { lowWaterTokens: Math.floor(thresholdTokens * FIT_LOW_WATER_PERCENT), minGainTokens: 0 }
+          : undefined,
+      },
       run.budget.measure(request),
     );
   }

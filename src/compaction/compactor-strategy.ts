@@ -23,6 +23,11 @@ export interface CompactorStrategyOptions {
   targetPercent?: number;
   /** Writes the summary of stage 2: a TruncatingSummarizer (default) or an LLMSummarizer. */
   summarizer?: Summarizer<Message>;
+  /**
+   * 'delete' (the default, the seed's drain): stage 1 deletes the oldest turns. 'fold': they go
+   * to the summary with the rest of the head instead, so an early fact survives without pinning.
+   */
+  drain?: 'delete' | 'fold';
 }
 
 /** The Compactor's adapter for this library's Message type: system and pinned messages are protected. */
@@ -48,7 +53,12 @@ export function messageAdapter(countTokens: (message: Message) => number): Messa
  */
 export function compactorStrategy(options: CompactorStrategyOptions = {}): CompactionStrategy {
   const where = 'compactorStrategy()';
-  checkOptions<CompactorStrategyOptions>(options, where, ['tailMessages', 'targetPercent', 'summarizer']);
+  checkOptions<CompactorStrategyOptions>(options, where, ['tailMessages', 'targetPercent', 'summarizer', 'drain']);
+  if (options.drain !== undefined && options.drain !== 'delete' && options.drain !== 'fold') {
+    throw configError(`${where}: drain must be 'delete' (the default) or 'fold', got ${String(options.drain)}.`, {
+      option: 'drain',
+    });
+  }
   checkNumber(options.tailMessages, 'tailMessages', where, { min: 0, integer: true });
   checkNumber(options.targetPercent, 'targetPercent', where, { min: 0, exclusiveMin: true, max: 1 });
   if (options.summarizer !== undefined && !isSummarizer(options.summarizer)) {
@@ -75,6 +85,7 @@ export function compactorStrategy(options: CompactorStrategyOptions = {}): Compa
         softThreshold,
         ...(options.tailMessages === undefined ? {} : { tailMessages: options.tailMessages }),
         ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }),
+        ...(options.drain === undefined ? {} : { drain: options.drain }),
       });
       const result = await compactor.recover(input.messages, {
         ...(input.abortSignal === undefined ? {} : { abortSignal: input.abortSignal }),

@@ -1,9 +1,10 @@
 import type { CompactionDoneEvent, CompactionStartEvent } from '../contracts/agent-event.js';
 import { LoushoError, type LoushoErrorCode } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
-import { findPairingProblem, validateMessage } from '../messages/validate.js';
+import { findPairingProblem, validateMessage, validateMessageShapes } from '../messages/validate.js';
+import { pruneThenFold } from './next-step.js';
 import { rejectSummary } from './trigger.js';
-import type { CompactionInput, CompactionResult, CompactionStrategy } from './types.js';
+import { type CompactionInput, type CompactionResult, type CompactionStrategy, messageCounter } from './types.js';
 
 /** One compaction to run: the strategy, the one whose result is kept when a summary is rejected, and its input. */
 export interface CompactionAttempt {
@@ -15,6 +16,14 @@ export interface CompactionAttempt {
   input: CompactionInput;
   /** The request's size before, as the caller measured it. */
   tokensBefore: number;
+  /**
+   * The hook's next step and minimum gain (absent for a compaction by hand): when the
+   * strategy's result is still above `foldAbove` (the threshold when absent) or frees fewer
+   * than `minGainTokens`, prune and fold the oldest turns down to `lowWaterTokens`; a
+   * compaction that still frees fewer than `minGainTokens` is not applied (it would break
+   * the prompt cache for too little).
+   */
+  next?: { lowWaterTokens: number; minGainTokens: number; foldAbove?: number };
 }
 
 /** What a compaction did: the new transcript and everything the events and onCompaction report. */
@@ -35,6 +44,8 @@ export interface CompactionOutcome {
   error?: LoushoError;
   /** A summary was written but rejected (it left the request above the threshold, or made it larger). */
   summaryRejected: boolean;
+  /** The compaction would have freed fewer than the minimum gain, so it was not applied. */
+  smallGain: boolean;
 }
 
 /** What onCompaction receives. */
@@ -77,20 +88,53 @@ function invalid(strategy: string, problem: string): LoushoError {
   );
 }
 
+/** The indices where `next` holds another message than `input`, when it is the same length and changed only tool results' content. */
+function resultsOnlyChanges(input: readonly Message[], next: readonly unknown[]): number[] | undefined {
+  if (next.length !== input.length) return undefined;
+  const changed: number[] = [];
+  for (let i = 0; i < next.length; i++) {
+    const before = input[i] as Message;
+    const after = next[i] as Message | null | undefined;
+    if (after === before) continue;
+    if (typeof after !== 'object' || after === null) return undefined;
+    if (before.role !== 'tool' || after.role !== 'tool' || after.toolCallId !== before.toolCallId) return undefined;
+    changed.push(i);
+  }
+  return changed;
+}
+
 /** Checks a strategy's result: a messages array of valid messages, every tool call still with its result. */
 function checkResult(result: unknown, strategy: string, input: readonly Message[]): CompactionResult {
   const r = result as Partial<CompactionResult> | null;
   if (typeof r !== 'object' || r === null || !Array.isArray(r.messages))
     throw invalid(strategy, 'returned no messages array');
+  // A result that only replaced the content of tool results (a prune) keeps every pairing:
+  // only the replaced messages need checking, so a prune costs what it changed.
+  const changed = resultsOnlyChanges(input, r.messages);
   try {
-    for (const [i, message] of r.messages.entries()) validateMessage(message, i);
+    if (changed === undefined) validateMessageShapes(r.messages);
+    else for (const i of changed) validateMessage(r.messages[i], i);
   } catch (cause) {
     throw invalid(strategy, `returned a malformed message (${(cause as Error).message})`);
   }
-  const broken = findPairingProblem(r.messages);
+  const broken = changed === undefined ? findPairingProblem(r.messages) : undefined;
   if (broken !== undefined && findPairingProblem(input) === undefined)
     throw invalid(strategy, `broke the transcript (${broken})`);
   return { ...r, prunedToolCallIds: Array.isArray(r.prunedToolCallIds) ? r.prunedToolCallIds : [] } as CompactionResult;
+}
+
+/**
+ * The request's size with `result` in place of the input: for a result that only replaced
+ * tool results, the size before plus what those messages changed (a request's size is the
+ * sum of its messages'), so a prune costs what it changed; else measured in full.
+ */
+function sizeOf(result: readonly Message[], input: CompactionInput, tokensBefore: number): number {
+  const changed = resultsOnlyChanges(input.messages, result);
+  if (changed === undefined) return input.estimateTokens(result);
+  const count = messageCounter(input);
+  let size = tokensBefore;
+  for (const i of changed) size += count(result[i] as Message) - count(input.messages[i] as Message);
+  return size;
 }
 
 async function attempt(strategy: CompactionStrategy, input: CompactionInput): Promise<CompactionResult> {
@@ -125,7 +169,7 @@ export async function runCompaction(run: CompactionAttempt): Promise<CompactionO
   } catch (cause) {
     error = cause as LoushoError;
   }
-  let tokensAfter = result === undefined ? tokensBefore : input.estimateTokens(result.messages);
+  let tokensAfter = result === undefined ? tokensBefore : sizeOf(result.messages, input, tokensBefore);
   if (result?.summary !== undefined && rejectSummary(tokensBefore, tokensAfter, input.thresholdTokens)) {
     error = new LoushoError(
       'LOUSHO_SUMMARY_REJECTED',
@@ -149,6 +193,30 @@ export async function runCompaction(run: CompactionAttempt): Promise<CompactionO
     error = invalid(strategy.name, `made the request larger (${tokensBefore} -> ${tokensAfter} tokens)`);
     result = undefined;
   }
+  let smallGain = false;
+  if (run.next !== undefined) {
+    const { lowWaterTokens, minGainTokens } = run.next;
+    const base = result?.messages ?? messages;
+    const baseTokens = result === undefined ? tokensBefore : tokensAfter;
+    if (baseTokens > (run.next.foldAbove ?? input.thresholdTokens) || tokensBefore - baseTokens < minGainTokens) {
+      const further = pruneThenFold({ ...input, messages: base }, lowWaterTokens);
+      if (further.messages !== base) {
+        const earlier = result?.prunedToolCallIds ?? [];
+        result = { ...further, prunedToolCallIds: [...earlier, ...further.prunedToolCallIds] };
+        tokensAfter = input.estimateTokens(further.messages);
+        if (further.appliedStrategy !== undefined) appliedStrategy = further.appliedStrategy;
+      }
+    }
+    if (
+      result !== undefined &&
+      tokensBefore - tokensAfter < minGainTokens &&
+      !sameMessages(result.messages, messages)
+    ) {
+      smallGain = true;
+      result = undefined;
+      appliedStrategy = undefined;
+    }
+  }
   const changed = result !== undefined && !sameMessages(result.messages, messages);
   return {
     messages: changed && result !== undefined ? result.messages : messages,
@@ -161,6 +229,7 @@ export async function runCompaction(run: CompactionAttempt): Promise<CompactionO
     ...(changed && result?.summary !== undefined ? { summary: result.summary } : {}),
     ...(error === undefined ? {} : { error }),
     summaryRejected,
+    smallGain,
   };
 }
 

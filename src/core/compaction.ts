@@ -37,6 +37,12 @@ export interface CompactorOptions<M> {
   tailMessages?: number;
   /** Writes the summary of stage 2; a TruncatingSummarizer when absent. */
   summarizer?: Summarizer<M>;
+  /**
+   * What stage 1 does with the oldest turns: 'delete' them (the default), or 'fold' them into
+   * the summary with the rest of the head, so a fact stated early (an order id in message 3)
+   * reaches the summary instead of being deleted. 'fold' calls the summarizer at every compaction.
+   */
+  drain?: 'delete' | 'fold';
 }
 
 /** What recover() did. */
@@ -67,7 +73,8 @@ const NO_CALLS: readonly string[] = [];
  * are, and the older part (the head) goes through two stages:
  *
  * 1. Drain: delete whole turns from the oldest end of the head, at most half of it, and
- *    stop there ('drained') when that gets back under the soft limit.
+ *    stop there ('drained') when that gets back under the soft limit. With `drain: 'fold'`
+ *    nothing is deleted: those turns go to the summary of stage 2 with the rest.
  * 2. Summarize: pass what remains of the head to the Summarizer and replace it with one
  *    message ('summarized').
  *
@@ -82,6 +89,7 @@ export class Compactor<M> {
   readonly budget: TokenBudget<M>;
   readonly tailMessages: number;
   readonly summarizer: Summarizer<M>;
+  readonly drain: 'delete' | 'fold';
 
   constructor(options: CompactorOptions<M>) {
     checkOptions<CompactorOptions<M>>(options, 'new Compactor()', [
@@ -90,6 +98,7 @@ export class Compactor<M> {
       'softThreshold',
       'tailMessages',
       'summarizer',
+      'drain',
     ]);
     if (
       typeof options?.adapter?.countTokens !== 'function' ||
@@ -109,6 +118,10 @@ export class Compactor<M> {
       throw configError(`Compactor: tailMessages must be a whole number >= 0, got ${this.tailMessages}.`);
     }
     this.summarizer = options.summarizer ?? new TruncatingSummarizer<M>();
+    this.drain = options.drain ?? 'delete';
+    if (this.drain !== 'delete' && this.drain !== 'fold') {
+      throw configError(`Compactor: drain must be 'delete' or 'fold', got ${String(this.drain)}.`);
+    }
   }
 
   /** Where the protected tail starts: the newest tailMessages, moved back to the start of a turn they cut. */
@@ -153,7 +166,8 @@ export class Compactor<M> {
     // Stage 1: drain whole turns from the oldest end, at most half of what could be drained
     // (protected messages and earlier summaries are not), so stage 2 always has something left.
     const isSummary = (i: number) => adapter.isSummary?.(messages[i] as M) === true;
-    const drainable = headTurns.filter((t) => !rangeHas(t, isSummary));
+    // In 'fold' mode nothing is deleted: every turn of the head goes to the summary.
+    const drainable = this.drain === 'fold' ? [] : headTurns.filter((t) => !rangeHas(t, isSummary));
     const maxDrain = Math.floor(drainable.reduce((n, t) => n + t.end - t.start, 0) / 2);
     const dropped = new Set<number>();
     let used = tokensBefore;

@@ -1,5 +1,8 @@
 import { compactorStrategy } from '../compaction/compactor-strategy.js';
+import { foldTurns } from '../compaction/fold-turns.js';
+import { foldMarkerChars } from '../compaction/next-step.js';
 import { pruneToolResults } from '../compaction/prune-tool-results.js';
+import { FIT_LOW_WATER_PERCENT } from '../compaction/trigger.js';
 import type { AgentEvent } from '../contracts/agent-event.js';
 import type { ModelRequest } from '../contracts/model-request.js';
 import { cutMiddle, mediaMarker, planCuts } from '../core/recovery.js';
@@ -29,8 +32,13 @@ function rewrite(messages: Message[], next: readonly Message[]): void {
   if (next !== messages) messages.splice(0, messages.length, ...next);
 }
 
-/** Compacts without a hook: prune old results, then drain and fold old turns (no model call). */
-async function emergencyCompact(ctx: FitContext, targetTokens: number): Promise<void> {
+/**
+ * Compacts without a hook and without a model call: prunes old results (the newest half of
+ * the target kept), then folds the oldest turns into one marker turn until the request is at
+ * `lowWaterTokens`: well under the target, so the next steps have room to append, and not
+ * down to a few hundred tokens.
+ */
+function foldOldest(ctx: FitContext, targetTokens: number, lowWaterTokens: number): void {
   const { request, run } = ctx;
   const input = {
     messages: request.messages,
@@ -41,19 +49,38 @@ async function emergencyCompact(ctx: FitContext, targetTokens: number): Promise<
     thresholdTokens: targetTokens,
     model: request.model,
   };
-  const pruned = pruneToolResults(input);
-  rewrite(request.messages, pruned.messages);
-  if (run.budget.measure(request) <= targetTokens) return;
-  const drained = await compactorStrategy().compact({ ...input, messages: request.messages });
+  rewrite(request.messages, pruneToolResults(input).messages);
+  if (run.budget.measure(request) <= lowWaterTokens) return;
+  const folded = foldTurns(
+    { ...input, messages: request.messages, protectedTokens: 0 },
+    lowWaterTokens,
+    foldMarkerChars(lowWaterTokens),
+  );
+  rewrite(request.messages, folded.messages);
+}
+
+/** The last thing before giving up: the Compactor's drain and a truncated summary of the rest (the task included). */
+async function drainAndTruncate(ctx: FitContext, targetTokens: number): Promise<void> {
+  const { request, run } = ctx;
+  const drained = await compactorStrategy().compact({
+    messages: request.messages,
+    estimateTokens: (list: readonly Message[]) => run.budget.measureWith(request, list),
+    countMessage: (m: Message) => run.budget.messageTokens(m, request.model),
+    contextWindow: Math.max(targetTokens, 1),
+    protectedTokens: 0,
+    thresholdTokens: targetTokens,
+    model: request.model,
+  });
   rewrite(request.messages, drained.messages);
 }
 
 /**
  * Cuts the results of the newest assistant turn (which compaction never touches) so the
- * request gets down to `targetTokens`: head and tail kept, with a marker naming the call.
+ * request gets down to `targetTokens` (aiming `overshoot` times further than the estimate
+ * says, for a second try): head and tail kept, with a marker naming the call.
  * Resolves to the number of results cut.
  */
-function cutNewestResults(request: ModelRequest, run: RunState, targetTokens: number): number {
+function cutNewestResults(request: ModelRequest, run: RunState, targetTokens: number, overshoot = 1): number {
   const messages = request.messages;
   const latest = latestAssistantIndex(messages);
   if (latest < 0) return 0;
@@ -63,7 +90,7 @@ function cutNewestResults(request: ModelRequest, run: RunState, targetTokens: nu
   const indices: number[] = [];
   for (let i = latest + 1; i < messages.length; i++) if ((messages[i] as Message).role === 'tool') indices.push(i);
   if (indices.length === 0) return 0;
-  const over = run.budget.measure(request) - targetTokens;
+  const over = (run.budget.measure(request) - targetTokens) * overshoot;
   const sizes = indices.map((i) => ({
     chars: contentLength((messages[i] as Message).content),
     tokens: run.budget.messageTokens(messages[i] as Message, request.model),
@@ -84,9 +111,11 @@ function cutNewestResults(request: ModelRequest, run: RunState, targetTokens: nu
 
 /**
  * Gets the request down to `targetTokens`, in this order, stopping as soon as it fits:
- * the hooks' recover() (the compaction hook compacts harder), a compaction without a
- * model call, then cutting the newest turn's own results. Throws LOUSHO_CONTEXT_OVERFLOW
- * when even that is not enough: such a request is never sent. Resolves to what it did.
+ * the hooks' recover() (the compaction hook compacts harder), then without a model call:
+ * prune old results and fold the oldest turns down to the low-water mark
+ * (FIT_LOW_WATER_PERCENT of the target), cut the newest turn's own results, and last the
+ * Compactor's drain and truncated summary. Throws LOUSHO_CONTEXT_OVERFLOW when even that is
+ * not enough: such a request is never sent. Resolves to what it did.
  */
 export async function fitRequest(
   ctx: FitContext,
@@ -103,12 +132,25 @@ export async function fitRequest(
     await hook.recover({ request, run, reason, targetTokens, ...(emit === undefined ? {} : { emit }) });
     if (size() <= targetTokens) break;
   }
-  if (size() > targetTokens) await emergencyCompact(ctx, targetTokens);
-  if (size() < before) {
-    actions.push({ kind: 'oversized-request', action: `compacted the request from ${before} to ${size()} tokens` });
+  if (size() > targetTokens) foldOldest(ctx, targetTokens, Math.floor(targetTokens * FIT_LOW_WATER_PERCENT));
+  const compacted = () => {
+    if (size() < before)
+      actions.push({ kind: 'oversized-request', action: `compacted the request from ${before} to ${size()} tokens` });
+  };
+  if (size() <= targetTokens) {
+    compacted();
+    return actions;
   }
-  if (size() <= targetTokens) return actions;
-  const cut = cutNewestResults(request, run, targetTokens);
+  // A cut keeps the head and tail of a result, which may hold more tokens per character than
+  // its middle: cut again what is still over, aiming further each time, a bounded number of times.
+  let cut = 0;
+  for (let pass = 0; pass < 3 && size() > targetTokens; pass++) {
+    const more = cutNewestResults(request, run, targetTokens, 4 ** pass);
+    if (more === 0) break;
+    cut = Math.max(cut, more);
+  }
+  if (size() > targetTokens) await drainAndTruncate(ctx, targetTokens);
+  compacted();
   if (cut > 0) {
     actions.push({
       kind: 'oversized-results',

@@ -4,11 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  ANTHROPIC_PRICES,
   BillingMeter,
   billRequest,
   commonPrefixLength,
   extractReferences,
   lostShare,
+  OPENAI_PRICES,
   ReferenceIndex,
   sameMessage,
   visibleText,
@@ -94,6 +96,21 @@ describe('billing under a prompt cache', () => {
     expect(meter.tokens).toBe(25 + 45);
     expect(meter.cachedTokens).toBe(25);
     expect(meter.billedTokens).toBeCloseTo(25 + 22.5);
+  });
+
+  it('bills the uncached part at the write price: Anthropic 125%, OpenAI 100%, reads at 10% in both', () => {
+    const requests: Message[][] = [
+      [system, task],
+      [system, task, call1, result1],
+    ];
+    const [openai, anthropic] = [OPENAI_PRICES, ANTHROPIC_PRICES].map((prices) => {
+      const meter = new BillingMeter(TEN, 5, prices);
+      for (const request of requests) meter.add(request);
+      return meter.billedTokens;
+    });
+    // First request: 25 tokens, none cached. Second: 45 tokens, 25 cached (the fixed part and two messages).
+    expect(openai).toBeCloseTo(25 + 20 + 2.5);
+    expect(anthropic).toBeCloseTo(25 * 1.25 + 20 * 1.25 + 2.5);
   });
 });
 

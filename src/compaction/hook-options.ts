@@ -1,0 +1,129 @@
+import type { PreGenerateContext } from '../contracts/agent-hook.js';
+import { checkOptions } from '../errors/check-options.js';
+import { configError } from '../errors/lousho-error.js';
+import {
+  checkContextWindow,
+  checkStrategy,
+  checkThresholdPercent,
+  checkTokens,
+  DEFAULT_THRESHOLD_PERCENT,
+} from './options.js';
+import { pruneToolResultsStrategy } from './prune-tool-results.js';
+import {
+  isPrunedResultStore,
+  MemoryPrunedResultStore,
+  type PrunedResultStore,
+  RECALL_TOOL_DEFINITION,
+  RECALL_TOOL_NAME,
+  recallNote,
+} from './pruned-store.js';
+import type { CompactionInfo } from './run-compaction.js';
+import type { CompactionStrategy } from './types.js';
+
+/** Sends the recall tool's definition with the request once something can be recalled, and not before. */
+export function offerRecall(request: PreGenerateContext['request'], offer: boolean): void {
+  const others = (request.tools ?? []).filter((t) => t.name !== RECALL_TOOL_NAME);
+  if (offer) request.tools = [...others, RECALL_TOOL_DEFINITION];
+  else if (others.length > 0) request.tools = others;
+  else delete request.tools;
+}
+
+/** Says once per hook that pruning alone no longer holds the run. */
+export function warnFolded(warn: (key: string, message: string) => void): void {
+  warn(
+    'folded',
+    '@lousho/build-ai-agent: pruning tool results no longer keeps this run under the compaction threshold, so the ' +
+      'hook folded its oldest turns into one short marker (their calls are listed, their text is gone). A summarizer ' +
+      "keeps more of them: createAgent({ compaction: { summarizer: 'openai/gpt-4o-mini' } }).",
+  );
+}
+
+export interface CompactionHookOptions {
+  /** How to compact; pruneToolResultsStrategy() by default. twoPhaseStrategy() is recommended. */
+  strategy?: CompactionStrategy;
+  /** Compact when the estimated request is above this share of the context window. In (0, 1]; default 0.9. */
+  thresholdPercent?: number;
+  /** Context window in tokens; by default looked up for request.model, else 128,000 with a one-time warning. */
+  contextWindow?: number;
+  /** The newest messages that fit in this many tokens are never changed. Default 40,000, at most half the threshold. */
+  protectedTokens?: number;
+  /** Tokens kept free for the reply: the threshold becomes at most contextWindow - reserveOutputTokens. */
+  reserveOutputTokens?: number;
+  /** Called after each compaction that changed the conversation or reported an error. */
+  onCompaction?: (info: CompactionInfo) => void;
+  /**
+   * 'lean': at every step, prune each tool result as soon as the model has answered it,
+   * with a digest marker that keeps the names it showed (only the newest turn, and
+   * `protectedTokens` when you set it, stay whole); the strategy (by default
+   * pruneToolResultsStrategy({ marker: 'digest' })) and the fold still run above the threshold.
+   * Each prune only rewrites the end of the transcript, so the prompt cache keeps the rest:
+   * the cheapest mode, at the price of the model seeing old outputs only as their digest.
+   * 'default' (or absent): compact only above the threshold.
+   */
+  mode?: 'default' | 'lean';
+  /**
+   * Keep the original of every pruned result and offer the model `recall_tool_result`
+   * (once something was pruned) to bring one back by the call id its marker names: true keeps
+   * them in memory, or pass a PrunedResultStore. createAgent() registers the tool; with
+   * createCompactionHook() register `recallTool(store)` among your tools yourself.
+   */
+  recall?: boolean | PrunedResultStore;
+}
+
+/** The options createCompactionHook() takes. */
+export const HOOK_KEYS: (keyof CompactionHookOptions)[] = [
+  'strategy',
+  'thresholdPercent',
+  'contextWindow',
+  'protectedTokens',
+  'reserveOutputTokens',
+  'onCompaction',
+  'mode',
+  'recall',
+];
+
+/** A result is pruned at every step in lean mode only when it has this many times its marker's tokens. */
+export const LEAN_MIN_GAIN_RATIO = 3;
+
+/** createCompactionHook()'s options, checked, with the defaults filled in. */
+export function resolveHookOptions(options: CompactionHookOptions) {
+  const where = 'createCompactionHook()';
+  if (typeof options !== 'object' || options === null) throw configError(`${where} takes an options object.`);
+  checkOptions<CompactionHookOptions>(options, where, HOOK_KEYS);
+  const mode = options.mode ?? 'default';
+  if (mode !== 'default' && mode !== 'lean') throw configError(`${where}: mode must be 'default' or 'lean'.`);
+  const recall: PrunedResultStore | undefined =
+    options.recall === true ? new MemoryPrunedResultStore() : options.recall || undefined;
+  if (recall !== undefined && !isPrunedResultStore(recall)) {
+    throw configError(
+      `${where}: recall must be true, false or a PrunedResultStore (an object with save() and load()).`,
+    );
+  }
+  const note = recall === undefined ? {} : { recallNote };
+  const strategy =
+    checkStrategy(options.strategy, where) ??
+    pruneToolResultsStrategy({ ...(mode === 'lean' ? { marker: 'digest' as const } : {}), ...note });
+  const onCompaction = options.onCompaction;
+  if (onCompaction !== undefined && typeof onCompaction !== 'function')
+    throw configError(`${where}: onCompaction must be a function.`);
+  const windowOption = checkContextWindow(options.contextWindow, where);
+  const reserve = checkTokens(options.reserveOutputTokens, 'reserveOutputTokens', where) ?? 0;
+  if (windowOption !== undefined && reserve >= windowOption) {
+    throw configError(
+      `${where}: reserveOutputTokens (${reserve}) must be below contextWindow (${windowOption}); it is the part of the window kept for the reply.`,
+      { option: 'reserveOutputTokens' },
+    );
+  }
+  return {
+    mode,
+    recall,
+    note,
+    strategy,
+    fallback: strategy.fallback ?? pruneToolResultsStrategy(note),
+    percent: checkThresholdPercent(options.thresholdPercent, where) ?? DEFAULT_THRESHOLD_PERCENT,
+    windowOption,
+    protectedOption: checkTokens(options.protectedTokens, 'protectedTokens', where),
+    reserve,
+    onCompaction,
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * The hook's next step and its cost rules: pruning alone is followed by folding down to the
+ * low-water mark, so the next steps only append; a compaction that frees less than the
+ * minimum gain is not applied, and the next attempt waits until one could.
+ */
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { createAgent } from '../agent/create-agent.js';
+import type { AgentEvent, CompactionDoneEvent } from '../contracts/agent-event.js';
+import type { Tool } from '../executor/tool.js';
+import { estimateTokens } from '../models/estimate-tokens.js';
+import { prose } from '../test-support/text.js';
+import { type MockReply, mockModel } from '../testing/mock-model.js';
+import { createCompactionHook } from './compaction-hook.js';
+import { FOLD_STEP_NAME } from './fold-turns.js';
+import { pruneToolResultsStrategy } from './prune-tool-results.js';
+import { LOW_WATER_PERCENT, MIN_GAIN_PERCENT } from './trigger.js';
+import type { CompactionStrategy } from './types.js';
+
+let warn: MockInstance<typeof console.warn>;
+beforeEach(() => {
+  warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+});
+afterEach(() => warn.mockRestore());
+
+const WINDOW = 16_000;
+const THRESHOLD = WINDOW * 0.9;
+
+function readTool(chars: number): Tool<never, unknown> {
+  return {
+    name: 'read',
+    description: 'Read a file.',
+    parameters: { type: 'object', properties: { path: { type: 'string' } } },
+    execute: (args: { path: string }) => `// ${args.path}\n${prose(args.path.length * 7, chars)}`,
+  };
+}
+
+function reads(n: number) {
+  const sizes: number[] = [];
+  const model = mockModel((request, index) => {
+    sizes.push(estimateTokens(request));
+    if (index >= n) return 'done';
+    return { toolCalls: [{ id: `r${index}`, name: 'read', arguments: { path: `src/f${index}.ts` } }] } as MockReply;
+  });
+  return { model, sizes };
+}
+
+/** Counts the calls of the default prune strategy. */
+function counted(): { strategy: CompactionStrategy; calls: () => number } {
+  const inner = pruneToolResultsStrategy();
+  let calls = 0;
+  return {
+    strategy: {
+      name: inner.name,
+      compact(input) {
+        calls++;
+        return inner.compact(input);
+      },
+    },
+    calls: () => calls,
+  };
+}
+
+describe('the low-water mark', () => {
+  it('folds a pruned run down to half the threshold, after which the steps only append until the threshold', async () => {
+    const { model, sizes } = reads(250);
+    const events: AgentEvent[] = [];
+    const agent = createAgent({
+      provider: model,
+      tools: [readTool(1_600)],
+      hooks: [createCompactionHook({ contextWindow: WINDOW, protectedTokens: 2_000 })],
+      limits: { maxSteps: 300 },
+      onEvent: (e) => events.push(e),
+    });
+    await agent.send('Read the files.');
+    const dones = events.filter((e): e is CompactionDoneEvent => e.type === 'compaction.done');
+    const folds = dones.filter((d) => d.appliedStrategy === FOLD_STEP_NAME);
+    expect(folds.length).toBeGreaterThan(0);
+    for (const done of folds) expect(done.tokensAfter).toBeLessThanOrEqual(THRESHOLD * LOW_WATER_PERCENT);
+    // Between two compactions the request only grows: from the low-water mark to the threshold.
+    const steps = dones.map((d) => d.step as number);
+    for (let k = 1; k < steps.length; k++) {
+      const between = sizes.slice(steps[k - 1] as number, (steps[k] as number) - 1);
+      for (let i = 1; i < between.length; i++) expect(between[i]).toBeGreaterThan(between[i - 1] as number);
+      expect(between.length).toBeGreaterThan(5);
+    }
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(THRESHOLD);
+  });
+});
+
+describe('the minimum gain', () => {
+  it(`does not apply a compaction that frees less than ${MIN_GAIN_PERCENT * 100}% of the threshold, and does not retry it at every step`, async () => {
+    // A task the hook cannot shrink (the first user message) keeps the request over the
+    // threshold; each step adds a small result, so what a compaction could free stays small.
+    const { model, sizes } = reads(12);
+    const { strategy, calls } = counted();
+    const events: AgentEvent[] = [];
+    const agent = createAgent({
+      provider: model,
+      tools: [readTool(300)],
+      hooks: [createCompactionHook({ contextWindow: 20_000, strategy, protectedTokens: 0 })],
+      onEvent: (e) => events.push(e),
+    });
+    const result = await agent.send(`Read the files. ${prose(3, 78_000)}`);
+    // Over the threshold (18,000) at every step, never over the window.
+    expect(Math.min(...sizes)).toBeGreaterThan(18_000);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(20_000);
+    expect(result.text).toBe('done');
+    const dones = events.filter((e): e is CompactionDoneEvent => e.type === 'compaction.done');
+    expect(dones.length).toBeGreaterThan(0);
+    expect(dones.every((d) => d.unchanged === true && d.prunedToolCallIds.length === 0)).toBe(true);
+    // 13 steps over the threshold, but the strategy ran only when the request had grown enough to free more.
+    expect(calls()).toBeLessThan(6);
+    expect(
+      result.messages.filter((m) => m.role === 'tool').every((m) => !String(m.content).startsWith('[pruned')),
+    ).toBe(true);
+  });
+});

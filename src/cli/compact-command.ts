@@ -1,0 +1,59 @@
+import { writeFile } from 'node:fs/promises';
+import { compactMessages } from '../compaction/compact-messages.js';
+import { compactorStrategy } from '../compaction/compactor-strategy.js';
+import { pruneToolResultsStrategy } from '../compaction/prune-tool-results.js';
+import { FORMAT_NAMES } from '../converters/transcript-format.js';
+import type { CliIO } from './cli-io.js';
+import { COMMAND_HELP } from './help.js';
+import { parseCommandArgs } from './parse-command-args.js';
+import { startProgress } from './progress.js';
+import { describeSource, writeTranscript } from './transcript-file.js';
+import { formatOption, readTranscriptArg, tokensOption } from './transcript-input.js';
+import { UsageError } from './usage-error.js';
+
+const STRATEGIES = { prune: pruneToolResultsStrategy, compactor: () => compactorStrategy() } as const;
+
+/** lousho compact: one compaction, written out, with what it did reported on stderr. */
+export async function compact(args: string[], io: CliIO): Promise<void> {
+  const parsed = parseCommandArgs('compact', args, {
+    out: { type: 'string' },
+    strategy: { type: 'string', default: 'prune' },
+    'protected-tokens': { type: 'string' },
+    'context-window': { type: 'string' },
+    model: { type: 'string' },
+    to: { type: 'string' },
+    from: { type: 'string' },
+  });
+  if (parsed === 'help') return io.out(COMMAND_HELP.compact);
+  const { values, positionals } = parsed;
+  const to = formatOption('compact', values.to, '--to');
+  const name = String(values.strategy);
+  const make = STRATEGIES[name as keyof typeof STRATEGIES];
+  if (make === undefined) throw new UsageError(`lousho compact: --strategy must be prune or compactor; got ${name}.`);
+  const protectedTokens = tokensOption('compact', values['protected-tokens'], '--protected-tokens');
+  const contextWindow = tokensOption('compact', values['context-window'], '--context-window');
+  const { file, messages, source } = await readTranscriptArg('compact', positionals, values.from);
+  const progress = startProgress(io, `compacting ${messages.length} messages of ${file} with the ${name} strategy`);
+  let result: Awaited<ReturnType<typeof compactMessages>>;
+  try {
+    result = await compactMessages(messages, {
+      strategy: make(),
+      ...(typeof values.model === 'string' ? { model: values.model } : {}),
+      ...(protectedTokens === undefined ? {} : { protectedTokens }),
+      ...(contextWindow === undefined ? {} : { contextWindow }),
+    });
+  } finally {
+    progress.done();
+  }
+  const json = writeTranscript(result.messages, source, to);
+  const out = typeof values.out === 'string' ? values.out : undefined;
+  if (out === undefined) io.out(json.trimEnd());
+  else await writeFile(out, json);
+  const summarized = result.summary === undefined ? 0 : messages.length - (result.messages.length - 1);
+  const applied = result.appliedStrategy ?? result.strategy;
+  io.err(
+    `${applied}: ${result.tokensBefore} -> ${result.tokensAfter} tokens; ${result.prunedToolCallIds.length} tool results pruned, ${summarized} messages summarized${out === undefined ? '' : `; written to ${out}`}`,
+  );
+  if (result.error !== undefined) io.err(`note: ${result.error.message}`);
+  io.err(`read as ${describeSource(source)}; written as ${FORMAT_NAMES[to ?? source.format]}`);
+}

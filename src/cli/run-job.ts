@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { createAgent } from '../agent/create-agent.js';
 import { twoPhaseStrategy } from '../compaction/two-phase.js';
 import type { LLMProvider } from '../contracts/llm-provider.js';
@@ -17,6 +18,19 @@ import { createRunReporter } from './run-reporter.js';
  * enough that its summaries get under the threshold (this run demonstrates no error).
  */
 export const SCRIPTED_WINDOW = 24_000;
+
+/** The largest file of the tree when it holds more tokens than the window (about 3 bytes a token or fewer). */
+async function oversizedFile(root: string, files: readonly string[], window: number): Promise<string | undefined> {
+  let largest: { path: string; size: number } | undefined;
+  for (const path of files) {
+    const size = await stat(join(root, path)).then(
+      (s) => (s.isFile() ? s.size : 0),
+      () => 0,
+    );
+    if (size > (largest?.size ?? 0)) largest = { path, size };
+  }
+  return largest !== undefined && largest.size / 3 > window ? largest.path : undefined;
+}
 
 function scriptedSummarizer(): LLMProvider {
   return mockModel(
@@ -54,7 +68,13 @@ export async function runJob(args: string[], options: { colours: Colours; out: (
     out(
       `Its window is set to ${SCRIPTED_WINDOW.toLocaleString('en-US')} tokens so that compaction shows within the run.`,
     );
-    provider = mockModel(explorerScript(await listTree(root)), { modelId: 'scripted-explorer' });
+    const files = await listTree(root);
+    const big = await oversizedFile(root, files, SCRIPTED_WINDOW);
+    out(
+      `Besides compaction it demonstrates recoveries: its model rejects one request as too long (the run compacts and retries)${big === undefined ? '' : `, and it reads ${big}, larger than the window (a newest result is never compacted, so a summary cannot help and is refused; the run cuts that result before sending)`}. No other error is expected.`,
+    );
+    const demos = { overflowWindow: SCRIPTED_WINDOW, ...(big === undefined ? {} : { oversizedFile: big }) };
+    provider = mockModel(explorerScript(files, demos), { modelId: 'scripted-explorer' });
   }
   const contextWindow = scripted ? SCRIPTED_WINDOW : (getModelInfo(provider.modelId)?.contextWindow ?? 128_000);
   out(`Reading ${root}`);

@@ -47,7 +47,7 @@ export function createRunReporter(options: { contextWindow: number; colours: Col
       : `${n(event.tokensBefore)} -> ${n(event.tokensAfter)} tokens, ${event.prunedToolCallIds.length} old tool results pruned${event.summary ? ', old turns summarized' : ''}`;
     out(c.magenta(`  ⤷ compaction before step ${event.step ?? '?'} (${how}): ${what}`));
     // A summary that did not get under the threshold is not a failure: the pruned result was kept instead.
-    if (event.error !== undefined) out(c.dim(`    why ${ran}: ${event.error.message}`));
+    if (event.error !== undefined) out(c.dim(`    kept ${ran}: ${event.error.message}`));
   }
 
   return {
@@ -55,8 +55,9 @@ export function createRunReporter(options: { contextWindow: number; colours: Col
     /** Reports one event. */
     event(event: AgentEvent): void {
       if (event.type === 'compaction.start') {
+        // A recovery compacts to a tighter target than the threshold; the bars keep the run's threshold.
+        threshold = event.contextWindow === window ? Math.max(threshold, event.thresholdTokens) : event.thresholdTokens;
         window = event.contextWindow;
-        threshold = event.thresholdTokens;
       } else if (event.type === 'compaction.done') compaction(event);
       else if (event.type === 'recovery.done') {
         tally.recoveries++;

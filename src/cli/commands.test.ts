@@ -65,7 +65,7 @@ describe('lousho command-line mistakes', () => {
     [
       'a bad strategy',
       ['compact', 'x.json', '--strategy', 'magic'],
-      /^lousho compact: --strategy must be prune or compactor; got magic/,
+      /^lousho compact: --strategy must be one of prune, compactor, summarize, two-phase; got magic/,
     ],
   ];
   it.each(cases)('reports %s in one line and exits 2', async (_what, argv, message) => {

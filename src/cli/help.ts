@@ -51,7 +51,7 @@ Options:
   -h, --help                this help
 
 ${FORMATS}`,
-  compact: `Usage: lousho compact <transcript> [--out file] [--strategy prune|compactor] [options]
+  compact: `Usage: lousho compact <transcript> [--out file] [--strategy name] [--summarizer provider/model] [options]
 
 Compacts the transcript once and writes it (to stdout without --out) in the format it was read
 in, or the one --to names. Reports on stderr what it did: results pruned, messages summarized,
@@ -59,8 +59,12 @@ tokens before and after; shows progress while a summarizer works.
 
 Options:
   --out <file>              where to write (default: stdout)
-  --strategy <name>         prune (default: replace old tool results by markers) or compactor
-                            (summarize old turns, keeping the newest)
+  --strategy <name>         prune (default): replace old tool results by markers;
+                            compactor: drain the oldest turns and summarize the rest of the head;
+                            summarize: replace old turns by a summary (needs --summarizer);
+                            two-phase: prune, then summarize if still above the threshold (needs --summarizer)
+  --summarizer <spec>       the model that writes summaries, e.g. openai/gpt-4o-mini or ollama/qwen3:8b
+                            (without it, compactor truncates instead of calling a model)
   --protected-tokens <N>    the newest messages that fit in N tokens stay as they are
   --context-window <N>      the window in tokens, when the model's is not known
   --model <id>              the model whose tokenizer and window to use

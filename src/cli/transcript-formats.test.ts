@@ -35,16 +35,16 @@ describe.skipIf(CORPUS.length === 0)('lousho inspect and compact on the trajecto
       const original = JSON.parse(await readFile(file, 'utf8')) as { messages: { role: string }[] };
       const inspected = io();
       expect(await runCli(['inspect', file, '--model', 'gpt-5-mini'], inspected.io, noRun)).toBe(0);
-      expect(inspected.out[1]).toBe(
+      expect(inspected.out[2]).toBe(
         "  read as OpenAI chat messages in the messages array of an object (1 message(s) with role 'exit' left out: no model reads them; kept at the end when written)",
       );
       const out = join(dir, basename(file));
       const compacted = io();
       const args = ['compact', file, '--out', out, '--protected-tokens', '4000', '--model', 'gpt-5-mini'];
       expect(await runCli(args, compacted.io, noRun)).toBe(0);
-      const [, before, after] = /(\d+) -> (\d+) tokens/.exec(compacted.err[0] ?? '') ?? [];
+      const [, before, after] = /(\d+) -> (\d+) tokens/.exec(compacted.err[1] ?? '') ?? [];
       expect(Number(after)).toBeLessThan(Number(before));
-      expect(compacted.err[1]).toMatch(/^read as OpenAI chat messages .*; written as OpenAI chat messages$/);
+      expect(compacted.err[2]).toMatch(/^read as OpenAI chat messages .*; written as OpenAI chat messages$/);
       const written = JSON.parse(await readFile(out, 'utf8')) as { messages: { role: string }[] };
       expect(Object.keys(written)).toEqual(Object.keys(original));
       expect(written.messages).toHaveLength(original.messages.length);
@@ -155,8 +155,8 @@ describe('lousho compact on each format', () => {
   ])('detects %s, says so, and writes the pruned transcript back in it', async (_what, name, text, said) => {
     const { code, written, err } = await compactFile(name, text);
     expect(code).toBe(0);
-    expect(err[0]).toMatch(/1 results pruned/);
-    expect(err[1]).toContain(`read as ${said}`);
+    expect(err[1]).toMatch(/1 tool results pruned/);
+    expect(err[2]).toContain(`read as ${said}`);
     expect(written).toContain('[pruned: ls({}) result, 4005 chars; already read]');
     expect(written).not.toContain('b.ts\nb.ts');
     const shape = (t: string) => (name.endsWith('.jsonl') ? t.split('\n').map((l) => JSON.parse(l)) : JSON.parse(t));
@@ -168,7 +168,7 @@ describe('lousho compact on each format', () => {
 
   it('writes the format --to names, and refuses an unknown one', async () => {
     const anthropic = await compactFile('chat.json', JSON.stringify(CHAT), '--to', 'anthropic');
-    expect(anthropic.err[1]).toContain('written as Anthropic messages');
+    expect(anthropic.err[2]).toContain('written as Anthropic messages');
     const body = JSON.parse(anthropic.written) as { system: string; messages: { content: unknown }[] };
     expect(body.system).toBe('Be brief.');
     expect(body.messages[2]?.content).toEqual([
@@ -181,7 +181,7 @@ describe('lousho compact on each format', () => {
       content: '[pruned: ls({}) result, 4005 chars; already read]',
     });
     const bad = await compactFile('chat.json', JSON.stringify(CHAT), '--to', 'yaml');
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.err[0]).toContain('--to must be one of lousho, openai-chat, openai-responses, anthropic, ai-sdk');
   });
 

@@ -6,7 +6,13 @@ import { createAgent } from '../agent/create-agent.js';
 import type { Message, ToolMessage } from '../messages/types.js';
 import { findPairingProblem } from '../messages/validate.js';
 import { Child } from '../test-support/child-process.js';
-import { freshSpecs, type OpenStore, openStore } from '../test-support/store-backends.js';
+import {
+  freshSpecs,
+  type OpenStore,
+  openStore,
+  reportSkippedStores,
+  serverProblems,
+} from '../test-support/store-backends.js';
 import { mockModel } from '../testing/mock-model.js';
 import type { SessionStore } from './store.js';
 
@@ -136,3 +142,5 @@ describe.each(STORES)('%s store: sessions across processes', (_kind, spec, { sto
     expect((await reopen(store, id)).status).toBe('idle');
   }, 120_000);
 });
+
+reportSkippedStores('store: sessions across processes', await serverProblems());

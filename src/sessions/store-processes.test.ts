@@ -1,7 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { Child } from '../test-support/child-process.js';
 import { numberedEntry } from '../test-support/open-store.js';
-import { freshSpecs, type OpenStore, openStore } from '../test-support/store-backends.js';
+import {
+  freshSpecs,
+  type OpenStore,
+  openStore,
+  reportSkippedStores,
+  serverProblems,
+} from '../test-support/store-backends.js';
 
 /** The stores that outlive a process: file, SQLite, and Redis and PostgreSQL when they answer. */
 const SPECS = await freshSpecs({ withMemory: false });
@@ -53,3 +59,5 @@ describe.each(STORES)('%s store across processes', (_kind, spec, open) => {
     for (const [n, entry] of entries.entries()) expect(entry === numberedEntry(n), `entry ${n}`).toBe(true);
   }, 120_000); // child processes, each starting Node
 });
+
+reportSkippedStores('store across processes', await serverProblems());

@@ -33,6 +33,8 @@ export async function openStore(spec: StoreSpec): Promise<OpenStore> {
     case 'redis': {
       const [{ Redis }, { KVSessionStore }] = await Promise.all([import('ioredis'), import('../sessions/kv-store.js')]);
       const client = new Redis(spec.url, { maxRetriesPerRequest: 1 });
+      // A failed command rejects with the error; the client's own 'error' event must not print a stack.
+      client.on('error', () => {});
       return { store: new KVSessionStore({ client, prefix: spec.prefix }), close: async () => client.disconnect() };
     }
     case 'postgres': {

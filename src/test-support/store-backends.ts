@@ -1,8 +1,8 @@
 /**
  * The session stores the tests run on, in this process and in child processes: memory,
  * file, SQLite, and the real Redis (REDIS_URL) and PostgreSQL (LOUSHO_PG_URL) servers that
- * .ci/run starts, when they answer. A store whose server does not answer is left out with a
- * printed reason.
+ * .ci/run starts, when they answer. A store whose server does not answer is reported as
+ * skipped, with the reason printed (see skipWhenDown and reportSkippedStores).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { beforeEach, describe, it } from 'vitest';
 import type { StoreKind, StoreSpec } from './open-store.js';
 
 export { type OpenStore, openStore, type StoreKind, type StoreSpec } from './open-store.js';
@@ -19,12 +20,18 @@ export const PG_URL = process.env.LOUSHO_PG_URL ?? 'postgres://postgres@127.0.0.
 
 async function redisAnswers(): Promise<string | undefined> {
   const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  // Without a listener ioredis prints "Unhandled error event" with a stack; the probe's answer says it instead.
+  let failure: Error | undefined;
+  client.on('error', (error: Error) => {
+    failure ??= error;
+  });
   try {
     await client.connect();
     await client.ping();
     return undefined;
   } catch (error) {
-    return `no Redis answers at ${REDIS_URL} (${(error as Error).message}); .ci/run starts one and sets REDIS_URL`;
+    const why = (failure ?? (error as Error)).message;
+    return `no Redis answers at ${REDIS_URL} (${why}); .ci/run starts one and sets REDIS_URL`;
   } finally {
     client.disconnect();
   }
@@ -32,6 +39,7 @@ async function redisAnswers(): Promise<string | undefined> {
 
 async function postgresAnswers(): Promise<string | undefined> {
   const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  client.on('error', () => {}); // a dropped connection is the probe's answer, not an unhandled error
   try {
     await client.connect();
     await client.query('SELECT 1');
@@ -53,6 +61,30 @@ export function serverProblems(): Promise<Record<'redis' | 'postgres', string | 
     return { redis, postgres };
   });
   return checked;
+}
+
+type ServerKind = 'redis' | 'postgres';
+const SERVER_KINDS: ServerKind[] = ['redis', 'postgres'];
+const isServerKind = (kind: StoreKind): kind is ServerKind => kind === 'redis' || kind === 'postgres';
+
+/**
+ * In a store's describe block: when the store's server does not answer, every test of the
+ * block is reported as skipped, with the reason as its note.
+ */
+export function skipWhenDown(kind: StoreKind, problems: Record<ServerKind, string | undefined>): void {
+  const reason = isServerKind(kind) ? problems[kind] : undefined;
+  if (reason !== undefined) beforeEach((context) => context.skip(reason));
+}
+
+/**
+ * For suites that open their stores before their tests: one skipped test per store whose
+ * server does not answer, named with the reason, so the test count shows it.
+ */
+export function reportSkippedStores(suite: string, problems: Record<ServerKind, string | undefined>): void {
+  for (const kind of SERVER_KINDS) {
+    const reason = problems[kind];
+    if (reason !== undefined) describe(`${kind} ${suite}`, () => it.skip(`skipped: ${reason}`, () => {}));
+  }
 }
 
 /** A PostgreSQL URL whose tables live in a new schema of their own, so tests do not see each other's rows. */

@@ -1,0 +1,85 @@
+import { writeFile } from 'node:fs/promises';
+import { compactMessages } from '../compaction/compact-messages.js';
+import { compactorStrategy } from '../compaction/compactor-strategy.js';
+import { pruneToolResultsStrategy } from '../compaction/prune-tool-results.js';
+import { summarizeStrategy } from '../compaction/summarize.js';
+import { twoPhaseStrategy } from '../compaction/two-phase.js';
+import type { CompactionStrategy } from '../compaction/types.js';
+import { FORMAT_NAMES } from '../converters/transcript-format.js';
+import { LLMSummarizer } from '../core/llm-summarizer.js';
+import { resolveProvider } from '../providers/resolve-provider.js';
+import type { CliIO } from './cli-io.js';
+import { COMMAND_HELP } from './help.js';
+import { parseCommandArgs } from './parse-command-args.js';
+import { startProgress } from './progress.js';
+import { describeSource, writeTranscript } from './transcript-file.js';
+import { formatOption, readTranscriptArg, tokensOption } from './transcript-input.js';
+import { UsageError } from './usage-error.js';
+
+const STRATEGIES = ['prune', 'compactor', 'summarize', 'two-phase'];
+
+/** The strategy --strategy names, with the model --summarizer names (summarize and two-phase need one). */
+function strategy(name: string, summarizer: string | undefined): CompactionStrategy {
+  if (!STRATEGIES.includes(name))
+    throw new UsageError(`lousho compact: --strategy must be one of ${STRATEGIES.join(', ')}; got ${name}.`);
+  if (name === 'prune') return pruneToolResultsStrategy();
+  if (name === 'compactor')
+    return compactorStrategy(
+      summarizer === undefined ? {} : { summarizer: new LLMSummarizer({ model: resolveProvider(summarizer) }) },
+    );
+  if (summarizer === undefined)
+    throw new UsageError(
+      `lousho compact: --strategy ${name} needs a model: add --summarizer provider/model, e.g. --summarizer openai/gpt-4o-mini.`,
+    );
+  return name === 'summarize' ? summarizeStrategy({ model: summarizer }) : twoPhaseStrategy({ model: summarizer });
+}
+
+/** lousho compact: one compaction, written out, with what it did reported on stderr. */
+export async function compact(args: string[], io: CliIO): Promise<void> {
+  const parsed = parseCommandArgs('compact', args, {
+    out: { type: 'string' },
+    strategy: { type: 'string', default: 'prune' },
+    'protected-tokens': { type: 'string' },
+    'context-window': { type: 'string' },
+    model: { type: 'string' },
+    to: { type: 'string' },
+    from: { type: 'string' },
+    summarizer: { type: 'string' },
+  });
+  if (parsed === 'help') return io.out(COMMAND_HELP.compact);
+  const { values, positionals } = parsed;
+  const to = formatOption('compact', values.to, '--to');
+  const name = String(values.strategy);
+  const summarizer = typeof values.summarizer === 'string' ? values.summarizer : undefined;
+  const chosen = strategy(name, summarizer);
+  const protectedTokens = tokensOption('compact', values['protected-tokens'], '--protected-tokens');
+  const contextWindow = tokensOption('compact', values['context-window'], '--context-window');
+  const { file, messages, source } = await readTranscriptArg('compact', positionals, values.from);
+  const by = summarizer === undefined ? '' : ` (summaries by ${summarizer})`;
+  const progress = startProgress(
+    io,
+    `compacting ${messages.length} messages of ${file} with the ${name} strategy${by}`,
+  );
+  let result: Awaited<ReturnType<typeof compactMessages>>;
+  try {
+    result = await compactMessages(messages, {
+      strategy: chosen,
+      ...(typeof values.model === 'string' ? { model: values.model } : {}),
+      ...(protectedTokens === undefined ? {} : { protectedTokens }),
+      ...(contextWindow === undefined ? {} : { contextWindow }),
+    });
+  } finally {
+    progress.done();
+  }
+  const json = writeTranscript(result.messages, source, to);
+  const out = typeof values.out === 'string' ? values.out : undefined;
+  if (out === undefined) io.out(json.trimEnd());
+  else await writeFile(out, json);
+  const summarized = result.summary === undefined ? 0 : messages.length - (result.messages.length - 1);
+  const applied = result.appliedStrategy ?? result.strategy;
+  io.err(
+    `${applied}: ${result.tokensBefore} -> ${result.tokensAfter} tokens; ${result.prunedToolCallIds.length} tool results pruned, ${summarized} messages summarized${out === undefined ? '' : `; written to ${out}`}`,
+  );
+  if (result.error !== undefined) io.err(`note: ${result.error.message}`);
+  io.err(`read as ${describeSource(source)}; written as ${FORMAT_NAMES[to ?? source.format]}`);
+}

@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { TRANSCRIPT_FORMATS } from '../converters/transcript-format.js';
+
+/** The commands `lousho` knows. */
+export const COMMANDS = ['run', 'inspect', 'compact'] as const;
+export type CommandName = (typeof COMMANDS)[number];
+
+const FORMATS = `A transcript is a JSON array of messages, { "messages": [...] } (an agent's trajectory), one
+message per line (JSONL), or a session file. Its format is detected (${TRANSCRIPT_FORMATS.join(', ')});
+--from names it when detection cannot tell.`;
+
+/** `lousho --help`. */
+export const USAGE = `Usage: lousho <command> [options]
+
+Commands:
+  run [folder]              an agent reads the folder (default: .) and compacts its context as it goes
+  inspect <transcript>      what a transcript is made of: a token chart per role and per tool
+  compact <transcript>      compacts a transcript once and writes it
+
+Options:
+  -h, --help                this help; \`lousho <command> --help\` for a command's options
+  -v, --version             the version
+
+${FORMATS}`;
+
+/** `lousho <command> --help`. */
+export const COMMAND_HELP: Record<CommandName, string> = {
+  run: `Usage: lousho run [folder]
+
+An agent reads the folder (default: the current one) with file tools and compacts its transcript
+as it goes, printing each step's request size against the context window and the threshold, each
+compaction and recovery, and a summary at the end. It uses a real model when one is configured
+(LOUSHO_MODEL="provider/model", an OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENROUTER_API_KEY, or a
+local Ollama or LM Studio server), else a scripted one. Colour when the terminal supports it;
+NO_COLOR=1 turns it off.
+
+Options:
+  -h, --help                this help`,
+  inspect: `Usage: lousho inspect <transcript> [--model gpt-4o] [--context-window N] [--from format] [--json]
+
+Draws the transcript's tokens as a chart: one bar per role and per tool, the context window and
+the compaction threshold marked, and what pruning old tool results and summarizing old turns
+would save. The label says which tokenizer counted and whether the count is exact for the model.
+
+Options:
+  --model <id>              the model whose tokenizer and window to use (default: gpt-4o)
+  --context-window <N>      the window in tokens, when the model's is not known
+  --threshold <share>       the compaction threshold as a share of the window (default: 0.9)
+  --from <format>           the transcript's format, when detection cannot tell
+  --json                    the numbers as JSON instead of the chart
+  -h, --help                this help
+
+${FORMATS}`,
+  compact: `Usage: lousho compact <transcript> [--out file] [--strategy name] [--summarizer provider/model] [options]
+
+Compacts the transcript once and writes it (to stdout without --out) in the format it was read
+in, or the one --to names. Reports on stderr what it did: results pruned, messages summarized,
+tokens before and after; shows progress while a summarizer works.
+
+Options:
+  --out <file>              where to write (default: stdout)
+  --strategy <name>         prune (default): replace old tool results by markers;
+                            compactor: drain the oldest turns and summarize the rest of the head;
+                            summarize: replace old turns by a summary (needs --summarizer);
+                            two-phase: prune, then summarize if still above the threshold (needs --summarizer)
+  --summarizer <spec>       the model that writes summaries, e.g. openai/gpt-4o-mini or ollama/qwen3:8b
+                            (without it, compactor truncates instead of calling a model)
+  --protected-tokens <N>    the newest messages that fit in N tokens stay as they are
+  --context-window <N>      the window in tokens, when the model's is not known
+  --model <id>              the model whose tokenizer and window to use
+  --from <format>           the transcript's format, when detection cannot tell
+  --to <format>             write in this format instead of the one read
+  -h, --help                this help
+
+${FORMATS}`,
+};
+
+/** The package's version, read from its package.json (two folders up, from src/cli or dist/cli). */
+export function version(): string {
+  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}

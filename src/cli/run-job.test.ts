@@ -1,0 +1,56 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PROVIDER_ENV_KEYS } from '../test-support/provider-setup.js';
+import { colours } from './colour.js';
+import { runJob } from './run-job.js';
+
+const KEYS = [...PROVIDER_ENV_KEYS, 'LOUSHO_MODEL'];
+let saved: Record<string, string | undefined> = {};
+beforeEach(() => {
+  saved = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
+  for (const key of KEYS) delete process.env[key];
+  // No local server answers on port 1: the scripted model drives the run.
+  process.env.OLLAMA_HOST = 'http://127.0.0.1:1';
+  process.env.LMSTUDIO_BASE_URL = 'http://127.0.0.1:1/v1';
+});
+afterEach(() => {
+  for (const [key, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+});
+
+/** A project of twelve 12 KB sources and one 190 KB data file (more tokens than the scripted window). */
+async function project(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'lousho-job-'));
+  await mkdir(join(root, 'src'));
+  for (let i = 0; i < 12; i++) {
+    await writeFile(join(root, 'src', `m${i}.ts`), `export const value${i} = ${i}; // module ${i}\n`.repeat(400));
+  }
+  await writeFile(
+    join(root, 'data.json'),
+    JSON.stringify({ rows: Array.from({ length: 10_000 }, (_, i) => `row ${i} lorem`) }),
+  );
+  return root;
+}
+
+describe('the main job with the scripted model', () => {
+  it('tells each step, each compaction with the strategy that ran, both recoveries it demonstrates, and a summary', async () => {
+    const lines: string[] = [];
+    await runJob([await project()], { colours: colours(false), out: (l) => lines.push(l) });
+    const text = lines.join('\n');
+    expect(text).toContain('a scripted model (mockModel) drives the agent');
+    expect(text).toMatch(/it reads data\.json, larger than the window/);
+    expect(lines.filter((l) => /^step\s+\d+ \[[█░|]+\]\s+[\d,]+ \/ 24,000 \(\s*\d+%\)/.test(l)).length).toBeGreaterThan(
+      5,
+    );
+    expect(text).toMatch(/⤷ compaction before step \d+ \(two-phase, ran (prune-tool-results|summarize)\)/);
+    expect(text).toMatch(/↻ recovery at step \d+ \(context-overflow\): the provider rejected \d+ tokens/);
+    expect(text).toMatch(/↻ recovery at step \d+ \(oversized-results\): .*cut 1 result\(s\)/);
+    expect(text).toMatch(/tokens sent\s+[\d,]+ with compaction; about [\d,]+ without \(\d+% saved\)/);
+    expect(text).toMatch(/recoveries\s+2$/m);
+    expect(text).not.toContain('\u001b[');
+  });
+});

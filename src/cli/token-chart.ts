@@ -1,0 +1,75 @@
+import type { Colours } from './colour.js';
+import type { InspectReport, TokenRow } from './inspect-report.js';
+
+const BAR = 40;
+const LABEL = 14;
+
+const n = (value: number) => value.toLocaleString('en-US');
+const pct = (part: number, whole: number) => `${whole === 0 ? '0.0' : ((part / whole) * 100).toFixed(1)}%`;
+
+/** A bar of `width` cells for `value` out of `max`; any value above zero gets at least a sliver. */
+export function bar(value: number, max: number, width = BAR): string {
+  if (value <= 0 || max <= 0) return '';
+  const cells = (Math.min(value, max) / max) * width;
+  const full = Math.floor(cells);
+  const partial = cells - full;
+  const eighths = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+  const tail = eighths[Math.round(partial * 7)] ?? '';
+  return '█'.repeat(full) + (full === 0 && tail === '' ? '▏' : tail);
+}
+
+/**
+ * A size against the window: `width` cells for the whole window, filled up to `tokens`, with
+ * the threshold marked by '|' (a request beyond the window fills the whole bar).
+ */
+export function windowBar(tokens: number, window: number, threshold: number, width = BAR): string {
+  const filled = Math.min(width, Math.round((tokens / window) * width));
+  const mark = Math.min(width - 1, Math.round((threshold / window) * width));
+  let out = '';
+  for (let i = 0; i < width; i++) out += i === mark ? '|' : i < filled ? '█' : '░';
+  return `[${out}]`;
+}
+
+function rows(title: string, list: TokenRow[], total: number, c: Colours): string[] {
+  const max = Math.max(...list.map((r) => r.tokens), 1);
+  const lines = [c.bold(title)];
+  for (const row of list) {
+    const name = row.name.length > LABEL - 2 ? `${row.name.slice(0, LABEL - 3)}…` : row.name;
+    lines.push(
+      `  ${name.padEnd(LABEL)}${String(row.messages).padStart(5)} msg  ${c.cyan(bar(row.tokens, max).padEnd(BAR))} ${n(row.tokens).padStart(9)}  ${pct(row.tokens, total).padStart(6)}`,
+    );
+  }
+  return lines;
+}
+
+/** The chart `lousho inspect` prints: bars per role and per tool, the window and threshold, what compaction would save. */
+export function tokenChart(report: InspectReport, source: string, c: Colours): string[] {
+  const { tokens, contextWindow: window, thresholdTokens: threshold } = report;
+  const windowFrom = { option: '--context-window', model: `${report.model}'s`, fallback: 'an assumed (unknown model)' }[
+    report.contextWindowSource
+  ];
+  const over = tokens > threshold ? c.red(' above the threshold: a run would compact now') : '';
+  const lines = [
+    `${c.bold(report.file)}: ${report.messages} messages, ${n(tokens)} tokens`,
+    c.dim(`  counted with the ${report.tokenizer.text}`),
+    c.dim(`  read as ${source}`),
+    '',
+    ...rows('Tokens by role', report.byRole, tokens, c),
+  ];
+  if (report.byTool.length > 0) lines.push('', ...rows('Tool results by tool', report.byTool, tokens, c));
+  const label = (text: string) => `  ${text.padEnd(LABEL + 10)}`;
+  const after = (left: number) => `${n(left)} tokens (saves ${n(tokens - left)}, ${pct(tokens - left, tokens)})`;
+  lines.push(
+    '',
+    c.bold(`Context window: ${n(window)} tokens (${windowFrom}), threshold | at ${n(threshold)}`),
+    `${label('now')}${windowBar(tokens, window, threshold)} ${n(tokens)} (${pct(tokens, window)})${over}`,
+    `${label('after pruning')}${c.green(windowBar(report.prune.tokensAfter, window, threshold))} ${after(report.prune.tokensAfter)}, ${report.prune.results} old tool results replaced by markers`,
+    report.summarize.messagesSummarized === 0
+      ? `${label('after summarizing')}${c.dim('the compactor would not summarize this transcript (too few old turns)')}`
+      : `${label('after summarizing')}${c.green(windowBar(report.summarize.tokensAfter, window, threshold))} ${after(report.summarize.tokensAfter)}, ${report.summarize.messagesSummarized} old messages in one summary`,
+  );
+  if (report.inputCostUsd !== undefined) {
+    lines.push('', `Sending it once to ${report.model} costs about $${report.inputCostUsd.toFixed(4)} of input.`);
+  }
+  return lines;
+}

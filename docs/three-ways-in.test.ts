@@ -22,6 +22,10 @@ describe('docs/three-ways-in.md', () => {
     expect(blocks).toHaveLength(3);
   });
 
+  it("are the README's first examples, word for word, so the README shows what this file runs", async () => {
+    expect((await codeBlocks('README.md')).slice(0, 3)).toEqual(blocks);
+  });
+
   it('1: runs our agent with compaction through 40 large reads', async () => {
     const [line] = await runExample(blocks[0] as string, 'runtime');
     const [, steps, compactions] = /^Reviewed\. (\d+) steps, (\d+) compactions$/.exec(line ?? '') ?? [];

@@ -133,14 +133,15 @@ export async function fitRequest(
     if (size() <= targetTokens) break;
   }
   if (size() > targetTokens) foldOldest(ctx, targetTokens, Math.floor(targetTokens * FIT_LOW_WATER_PERCENT));
-  const compacted = () => {
-    if (size() < before)
-      actions.push({ kind: 'oversized-request', action: `compacted the request from ${before} to ${size()} tokens` });
-  };
-  if (size() <= targetTokens) {
-    compacted();
-    return actions;
+  // What compaction (not the cut below) did, for the report.
+  const compactedTo = size();
+  if (compactedTo < before) {
+    actions.push({
+      kind: 'oversized-request',
+      action: `compacted the request from ${before} to ${compactedTo} tokens`,
+    });
   }
+  if (compactedTo <= targetTokens) return actions;
   // A cut keeps the head and tail of a result, which may hold more tokens per character than
   // its middle: cut again what is still over, aiming further each time, a bounded number of times.
   let cut = 0;
@@ -150,7 +151,6 @@ export async function fitRequest(
     cut = Math.max(cut, more);
   }
   if (size() > targetTokens) await drainAndTruncate(ctx, targetTokens);
-  compacted();
   if (cut > 0) {
     actions.push({
       kind: 'oversized-results',

@@ -27,6 +27,7 @@ export interface CompactionConfig extends CompactionHookOptions {
   summarizer?: ModelSpec | Summarizer<Message>;
 }
 
+/** Options of createAgent(): the model (or provider), and everything else the agent does. */
 export interface CreateAgentOptions {
   /** The model: a "provider/model" spec such as 'openai/gpt-4o', or an LLMProvider. */
   model?: ModelSpec;

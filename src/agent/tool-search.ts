@@ -15,6 +15,7 @@ export interface ToolSearchOptions {
   maxResults?: number;
 }
 
+/** The name of the tool that tool search sends instead of the tool definitions. */
 export const SEARCH_TOOL_NAME = 'search_tools';
 const DEFAULT_SHARE = 0.1;
 const DEFAULT_MAX_RESULTS = 5;

@@ -19,6 +19,7 @@ import { createRequestBudget } from './request-budget.js';
 import { type CompactionOutcome, runCompaction } from './run-compaction.js';
 import type { CompactionStrategy } from './types.js';
 
+/** Options of compactMessages(); every field has a default. */
 export interface CompactMessagesOptions {
   /** The strategy to run; pruneToolResultsStrategy() when absent. */
   strategy?: CompactionStrategy;
@@ -38,6 +39,7 @@ export interface CompactMessagesOptions {
   abortSignal?: AbortSignal;
 }
 
+/** What compactMessages() resolves to: the new transcript and what the compaction did. */
 export interface CompactMessagesResult {
   /** A new array; the input is never modified. */
   messages: Message[];

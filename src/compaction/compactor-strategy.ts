@@ -9,9 +9,11 @@ import type { Message } from '../messages/types.js';
 import { summaryMessage } from './summarize.js';
 import { type CompactionStrategy, messageCounter } from './types.js';
 
+/** The name compactorStrategy() reports in compaction events. */
 export const COMPACTOR_STRATEGY_NAME = 'compactor';
 const DEFAULT_TARGET_PERCENT = 0.6;
 
+/** Options of compactorStrategy(): the core Compactor as a strategy of the compaction hook. */
 export interface CompactorStrategyOptions {
   /** The newest messages never drained or summarized. Default 4. */
   tailMessages?: number;

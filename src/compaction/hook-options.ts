@@ -38,6 +38,7 @@ export function warnFolded(warn: (key: string, message: string) => void): void {
   );
 }
 
+/** Options of createCompactionHook() (and of createAgent({ compaction }), which also takes `summarizer`). */
 export interface CompactionHookOptions {
   /** How to compact; pruneToolResultsStrategy() by default. twoPhaseStrategy() is recommended. */
   strategy?: CompactionStrategy;

@@ -9,6 +9,7 @@ import { digestMarker, isPrunedMarker, prunedMarker } from './marker.js';
 import { ownProtectedTokens, protectedTailStart } from './protected-tail.js';
 import { type CompactionInput, type CompactionResult, type CompactionStrategy, messageCounter } from './types.js';
 
+/** The name pruneToolResultsStrategy() reports in compaction events. */
 export const PRUNE_STRATEGY_NAME = 'prune-tool-results';
 /** Characters a digest marker's list of names may take by default. */
 export const DEFAULT_DIGEST_CHARS = 160;

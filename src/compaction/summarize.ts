@@ -11,10 +11,12 @@ import { ownPruneStrategy, pruneToolResults } from './prune-tool-results.js';
 import { applySummary, planSummary } from './summary-plan.js';
 import { type CompactionInput, type CompactionResult, type CompactionStrategy, messageCounter } from './types.js';
 
+/** The name summarizeStrategy() reports in compaction events. */
 export const SUMMARIZE_STRATEGY_NAME = 'summarize';
 /** The first line of every summary message. */
 export const SUMMARY_HEADER = '[Conversation summary]';
 
+/** Options of summarizeStrategy() and twoPhaseStrategy(): a summarizer model (or Summarizer) and how to use it. */
 export interface SummarizeStrategyOptions {
   /** The summarizer: an LLMProvider, or a "provider/model" spec resolved with resolveProvider(). */
   model?: ModelSpec;

@@ -9,6 +9,7 @@ import {
 } from './summarize.js';
 import type { CompactionStrategy } from './types.js';
 
+/** The name twoPhaseStrategy() reports in compaction events. */
 export const TWO_PHASE_STRATEGY_NAME = 'two-phase';
 
 /**

@@ -37,6 +37,7 @@ export interface CompactionDoneEvent {
   trigger?: 'manual';
 }
 
+/** Either compaction event: `compaction.start` or `compaction.done`. */
 export type CompactionEvent = CompactionStartEvent | CompactionDoneEvent;
 
 /**
@@ -122,6 +123,7 @@ export interface RecoveryEvent {
   attempt: number;
 }
 
+/** The `type` of every event a run reports, e.g. `compaction.done`. */
 export type AgentEventType = AgentEvent['type'];
 
 /** Receives a run's events. */

@@ -9,6 +9,7 @@ import { configError } from '../errors/lousho-error.js';
 /** The default share of the budget above which the Compactor acts. */
 export const DEFAULT_SOFT_THRESHOLD = 0.7;
 
+/** Options of new TokenBudget(). */
 export interface TokenBudgetOptions<M> {
   /** The budget in tokens: the hard limit (a context window, or what is left of it). */
   budgetTokens: number;

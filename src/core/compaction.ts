@@ -27,6 +27,7 @@ export interface MessageAdapter<M> {
   isSummary?(message: M): boolean;
 }
 
+/** Options of the core Compactor: the message adapter, the budget, and what to keep. */
 export interface CompactorOptions<M> {
   adapter: MessageAdapter<M>;
   /** The budget in tokens. */
@@ -48,6 +49,7 @@ export interface CompactorOptions<M> {
 /** What recover() did. */
 export type RecoverAction = 'none' | 'drained' | 'summarized';
 
+/** What Compactor.recover() resolves to. */
 export interface RecoverResult<M> {
   /** The new transcript; the input array itself when action is 'none'. */
   messages: M[];
@@ -63,6 +65,7 @@ export interface RecoverResult<M> {
   error?: LoushoError;
 }
 
+/** The newest messages the Compactor never drains or summarizes, by default. */
 export const DEFAULT_TAIL_MESSAGES = 4;
 
 const NO_CALLS: readonly string[] = [];

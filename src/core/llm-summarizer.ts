@@ -40,6 +40,7 @@ export async function summarizeWithModel(
   return summaryText(response.text, `The summarizer ${provider.provider}/${provider.modelId}`);
 }
 
+/** Options of new LLMSummarizer(). */
 export interface LLMSummarizerOptions<M> {
   /**
    * The summarizer model, typically cheaper than the agent's: an LLMProvider. A

@@ -72,6 +72,7 @@ export type LoushoErrorCode =
   /** A scripted model (testing) was called more often than its script allows, or left steps unused. */
   | 'LOUSHO_MOCK_SCRIPT_MISMATCH';
 
+/** What a LoushoError carries besides its code and message. */
 export interface LoushoErrorOptions {
   cause?: unknown;
   /** True when repeating the same call later may succeed (rate limits, server errors). */

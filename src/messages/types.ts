@@ -28,6 +28,7 @@ export interface ImagePart {
   detail?: 'low' | 'high' | 'auto';
 }
 
+/** One part of the content of a message: text or an image. */
 export type ContentPart = TextPart | ImagePart;
 
 /** A call to a tool, as the model wrote it. `arguments` is the parsed JSON value (usually an object). */
@@ -37,18 +38,21 @@ export interface ToolCall {
   arguments: unknown;
 }
 
+/** The system prompt (or more instructions): never pruned or summarized. */
 export interface SystemMessage {
   role: 'system';
   content: string;
   metadata?: MessageMetadata;
 }
 
+/** What the user (or the application) says: text, or text and images. */
 export interface UserMessage {
   role: 'user';
   content: string | ContentPart[];
   metadata?: MessageMetadata;
 }
 
+/** What the model wrote: its text and the tool calls it made (each answered by a ToolMessage right after it). */
 export interface AssistantMessage {
   role: 'assistant';
   /** The text the model wrote; '' when it only called tools. */
@@ -72,4 +76,5 @@ export interface ToolMessage {
 /** One message of a transcript. */
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
 
+/** The role of a message: system, user, assistant or tool. */
 export type MessageRole = Message['role'];

@@ -36,6 +36,7 @@ export type MockStep =
   | Error
   | ((request: ModelRequest, index: number) => string | MockReply | Error);
 
+/** Options of mockModel(): the ids it reports and the window it says it runs with. */
 export interface MockModelOptions {
   /** The model id the provider reports (default 'mock-model'). */
   modelId?: string;

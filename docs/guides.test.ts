@@ -10,7 +10,6 @@ const GUIDES = [
   'providers-and-local-models.md',
   'api-error-recovery.md',
   'benchmarks.md',
-  'README-draft.md',
 ];
 
 for (const guide of GUIDES) {

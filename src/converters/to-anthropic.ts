@@ -1,4 +1,5 @@
 import { imageData } from '../messages/image-source.js';
+import { toolArgumentsObject } from '../messages/tool-arguments.js';
 import type { ContentPart, Message, ToolMessage } from '../messages/types.js';
 import {
   ANTHROPIC_IMAGE_TYPES,
@@ -59,19 +60,6 @@ function toolResult(m: ToolMessage, i: number): AnthropicToolResultBlockParam {
   };
 }
 
-/** Tool-call arguments as a tool_use input, which must be an object: JSON text parsed, anything else {}. */
-function toolInput(args: unknown): Record<string, unknown> {
-  let value = args;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return {};
-    }
-  }
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
 function message(m: Exclude<Message, ToolMessage>, i: number): AnthropicMessageParam {
   const carried = carriedOf(m);
   if (m.role === 'system') return { role: 'user', content: `[system] ${m.content}` };
@@ -86,7 +74,12 @@ function message(m: Exclude<Message, ToolMessage>, i: number): AnthropicMessageP
   const texts = typeof m.content === 'string' ? (m.content === '' ? [] : [m.content]) : m.content.map((p) => p.text);
   const list: AnthropicContentBlock[] = [
     ...texts.map((text): AnthropicTextBlockParam => ({ type: 'text', text })),
-    ...calls.map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: toolInput(c.arguments) })),
+    ...calls.map((c) => ({
+      type: 'tool_use' as const,
+      id: c.id,
+      name: c.name,
+      input: toolArgumentsObject(c.arguments),
+    })),
   ];
   return { role: 'assistant', content: mergeCarried(list, carried) as AnthropicContentBlock[] };
 }

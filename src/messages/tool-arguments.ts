@@ -13,3 +13,12 @@ export function parseToolArguments(input: unknown): unknown {
     return input;
   }
 }
+
+/**
+ * Tool-call arguments as an object, as APIs that take a JSON object want them (Anthropic's
+ * tool_use input): JSON text parsed, anything that is not an object {}.
+ */
+export function toolArgumentsObject(args: unknown): Record<string, unknown> {
+  const value = parseToolArguments(args);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}

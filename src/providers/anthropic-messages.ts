@@ -1,4 +1,5 @@
 import { contentText } from '../messages/content.js';
+import { toolArgumentsObject } from '../messages/tool-arguments.js';
 import type { ContentPart, Message, TextPart } from '../messages/types.js';
 import type {
   AnthropicAssistantBlock,
@@ -27,19 +28,6 @@ function userBlocks(
     else if (part.text !== '') blocks.push({ type: 'text', text: part.text });
   }
   return blocks;
-}
-
-/** A tool call's arguments as a tool_use input, which must be an object. */
-function toolInput(args: unknown): Record<string, unknown> {
-  let value = args;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return {};
-    }
-  }
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 function toolResult(m: Extract<Message, { role: 'tool' }>, index: number): AnthropicToolResultBlock {
@@ -95,7 +83,7 @@ export function toAnthropicMessages(messages: readonly Message[]): {
         type: 'tool_use',
         id: c.id,
         name: c.name,
-        input: toolInput(c.arguments),
+        input: toolArgumentsObject(c.arguments),
       }));
       add('assistant', [...textBlocks(m.content), ...calls], index);
     }

@@ -41,6 +41,24 @@ const LOG = 'lousho_session_log';
 const LEASES = 'lousho_session_leases';
 
 /**
+ * Puts the database in WAL mode. Switching needs a moment alone with the file, and the busy
+ * timeout does not cover it: a process that opens the file while another switches it is told
+ * SQLITE_BUSY at once, so it waits a little and asks again (the mode sticks to the file, so
+ * the second ask usually finds it done). Bounded: about two seconds.
+ */
+async function switchToWal(db: SqliteDatabase): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      db.exec('PRAGMA journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || attempt >= 40) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+/**
  * Keeps sessions in two SQLite tables through better-sqlite3: `lousho_session_log` (one row
  * per save, keyed by session id and sequence number, so a step inserts what it added) and
  * `lousho_session_leases` (the writer of each session). Pass a file path (opened, and its folder
@@ -71,7 +89,7 @@ export class SqliteSessionStore implements SessionStore {
         const db = new Database(path);
         if (fresh) await chmod(path, PRIVATE_FILE_MODE);
         db.exec('PRAGMA busy_timeout = 5000');
-        if (!memory) db.exec('PRAGMA journal_mode = WAL');
+        if (!memory) await switchToWal(db);
         return db;
       };
     } else {

@@ -1,4 +1,5 @@
 import { type CompactionHookOptions, createCompactionHook } from '../compaction/compaction-hook.js';
+import { HOOK_KEYS } from '../compaction/hook-options.js';
 import { pruneToolResultsStrategy } from '../compaction/prune-tool-results.js';
 import { MemoryPrunedResultStore } from '../compaction/pruned-store.js';
 import { twoPhaseStrategy } from '../compaction/two-phase.js';
@@ -12,17 +13,8 @@ import { isLLMProvider } from '../providers/resolve-provider.js';
 import type { CompactionConfig, CreateAgentOptions } from './agent-types.js';
 import { recallTool } from './recall-tool.js';
 
-const COMPACTION_KEYS = new Set([
-  'strategy',
-  'thresholdPercent',
-  'contextWindow',
-  'protectedTokens',
-  'reserveOutputTokens',
-  'onCompaction',
-  'summarizer',
-  'mode',
-  'recall',
-]);
+/** What createAgent({ compaction }) takes: the hook's options, plus `summarizer`. */
+const COMPACTION_KEYS = new Set<string>([...HOOK_KEYS, 'summarizer']);
 
 /**
  * What a compaction option (createAgent's, or a session's) stands for: the hook's options

@@ -48,16 +48,12 @@ export interface CompactionOutcome {
   smallGain: boolean;
 }
 
-/** What onCompaction receives. */
-export interface CompactionInfo {
-  strategy: string;
-  appliedStrategy?: string;
-  tokensBefore: number;
-  tokensAfter: number;
-  prunedToolCallIds: string[];
-  /** The summary text, when old turns were replaced by one. */
-  summary?: string;
-  error?: LoushoError;
+/** What onCompaction receives: what the compaction did, and the sizes it worked with. */
+export interface CompactionInfo
+  extends Pick<
+    CompactionOutcome,
+    'strategy' | 'appliedStrategy' | 'tokensBefore' | 'tokensAfter' | 'prunedToolCallIds' | 'summary' | 'error'
+  > {
   contextWindow: number;
   thresholdTokens: number;
 }

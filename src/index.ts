@@ -5,7 +5,7 @@ export type {
   CompactionConfig,
   CreateAgentOptions,
   RunOptions,
-} from './agent/create-agent.js';
+} from './agent/agent-types.js';
 export { createAgent } from './agent/create-agent.js';
 export { recallTool } from './agent/recall-tool.js';
 export type { ToolSearchOptions } from './agent/tool-search.js';

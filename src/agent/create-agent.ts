@@ -17,15 +17,6 @@ import type { Agent, AgentSessionOptions, CreateAgentOptions, RunOptions } from 
 import { compactionOptionsFor, hookFor, recallToolsFor, withSummarizer } from './compaction-option.js';
 import { checkToolSearch, createToolSearch } from './tool-search.js';
 
-export type {
-  Agent,
-  AgentConfig,
-  AgentSessionOptions,
-  CompactionConfig,
-  CreateAgentOptions,
-  RunOptions,
-} from './agent-types.js';
-
 /**
  * Creates an agent.
  *

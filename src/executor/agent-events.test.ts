@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type AgentConfig, createAgent } from '../agent/create-agent.js';
+import type { AgentConfig } from '../agent/agent-types.js';
+import { createAgent } from '../agent/create-agent.js';
 import type { AgentEvent } from '../contracts/agent-event.js';
 import type { AgentHook } from '../contracts/agent-hook.js';
 import { mockModel } from '../testing/mock-model.js';

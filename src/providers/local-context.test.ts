@@ -6,7 +6,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type CompactionConfig, createAgent } from '../agent/create-agent.js';
+import type { CompactionConfig } from '../agent/agent-types.js';
+import { createAgent } from '../agent/create-agent.js';
 import type { AgentEvent, CompactionDoneEvent, CompactionStartEvent } from '../contracts/agent-event.js';
 import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { ToolDefinition } from '../contracts/tool-definition.js';

@@ -2,6 +2,7 @@ import type { CompactionStartEvent } from '../contracts/agent-event.js';
 import type { AgentHook, PreGenerateContext, RecoverContext, RunContext } from '../contracts/agent-hook.js';
 import { latestAssistantIndex } from '../messages/turns.js';
 import type { Message } from '../messages/types.js';
+import { compactionDoneEvent, compactionInfo, compactionStartEvent } from './compaction-report.js';
 import { FOLD_STEP_NAME } from './fold-turns.js';
 import { hookMemory, newestTurnTokens } from './hook-memory.js';
 import {
@@ -15,18 +16,12 @@ import { thresholdTokens as computeThreshold } from './options.js';
 import { effectiveProtectedTokens } from './protected-tail.js';
 import { PRUNE_STRATEGY_NAME, pruneToolResults } from './prune-tool-results.js';
 import { onceWarner } from './request-budget.js';
-import {
-  type CompactionOutcome,
-  compactionDoneEvent,
-  compactionInfo,
-  compactionStartEvent,
-  runCompaction,
-} from './run-compaction.js';
+import { type CompactionOutcome, runCompaction } from './run-compaction.js';
 import { FIT_LOW_WATER_PERCENT, nextStepSizes, summariesPaused } from './trigger.js';
 import type { CompactionInput, CompactionStrategy } from './types.js';
 
+export type { CompactionInfo } from './compaction-report.js';
 export { type CompactionHookOptions, LEAN_MIN_GAIN_RATIO } from './hook-options.js';
-export type { CompactionInfo } from './run-compaction.js';
 
 interface Sizes {
   contextWindow: number;
@@ -36,6 +31,8 @@ interface Sizes {
   loud: boolean;
   /** The hook's next step and minimum gain, for a strategy that does not summarize. */
   next: { lowWaterTokens: number; minGainTokens: number; foldAbove?: number } | undefined;
+  /** The low-water mark and minimum gain of a strategy that summarizes (see runCompaction's `deeper`). */
+  deeper?: { lowWaterTokens: number; minGainTokens: number };
 }
 
 /**
@@ -109,12 +106,15 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
       onModelCall: (call) => run.recordModelCall(call),
     };
     const next = sizes.next;
+    // A strategy that summarizes goes to the low-water mark when pruning alone would free too little.
+    const deeper = running === strategy && !folds ? sizes.deeper : undefined;
     const outcome = await runCompaction({
       strategy: running,
       fallback: only ?? fallback,
       input,
       tokensBefore,
       ...(next && { next }),
+      ...(deeper && { deeper }),
     });
     if (only !== undefined) {
       if (outcome.changed) await applyOutcome(run, messages, outcome);
@@ -214,7 +214,12 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
     // Pruning alone is not enough until the low-water mark: it leaves every turn and marker in
     // place, so each crossing would come sooner than the last and break the cache again.
     if (next !== undefined && strategy.name === PRUNE_STRATEGY_NAME) next.foldAbove = next.lowWaterTokens;
-    await compactNow(ctx, { contextWindow, thresholdTokens, protectedTokens, loud: false, next }, tokens);
+    const deeper = folds ? undefined : nextStepSizes(thresholdTokens);
+    await compactNow(
+      ctx,
+      { contextWindow, thresholdTokens, protectedTokens, loud: false, next, ...(deeper && { deeper }) },
+      tokens,
+    );
     if (recall !== undefined) offerRecall(request, memory.recallable > 0);
   }
 

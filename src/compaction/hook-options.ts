@@ -1,6 +1,7 @@
 import type { PreGenerateContext } from '../contracts/agent-hook.js';
 import { checkOptions } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
+import type { CompactionInfo } from './compaction-report.js';
 import {
   checkContextWindow,
   checkStrategy,
@@ -17,7 +18,6 @@ import {
   RECALL_TOOL_NAME,
   recallNote,
 } from './pruned-store.js';
-import type { CompactionInfo } from './run-compaction.js';
 import type { CompactionStrategy } from './types.js';
 
 /** Sends the recall tool's definition with the request once something can be recalled, and not before. */

@@ -13,7 +13,9 @@ import { mockModel } from '../testing/mock-model.js';
 import type { CompactionHookOptions } from './compaction-hook.js';
 import { compactorStrategy } from './compactor-strategy.js';
 import { FOLD_STEP_NAME, isFoldMarker } from './fold-turns.js';
+import { DEFAULT_THRESHOLD_PERCENT, thresholdTokens } from './options.js';
 import { pruneToolResultsStrategy } from './prune-tool-results.js';
+import { MIN_GAIN_PERCENT } from './trigger.js';
 import { twoPhaseStrategy } from './two-phase.js';
 
 const STEPS = 2_000;
@@ -62,6 +64,16 @@ describe.each([32_768, 128_000])('a 2,000-step run at a %i-token window', (windo
         expect(String(folded[0]?.[0])).toMatch(/summarizer/);
       } else {
         expect(dones.some((d) => d.appliedStrategy === FOLD_STEP_NAME)).toBe(false);
+      }
+      if (!name.includes('lean')) {
+        // Each compaction frees at least the minimum gain, so the crossings never come closer
+        // than the steps it takes to add that much again (before the rule, a summarizer's
+        // crossings came 1 step apart at the end of the 128K run, each breaking the cache).
+        const steps = dones.filter((d) => d.unchanged !== true).map((d) => d.step as number);
+        const gaps = steps.slice(1).map((s, i) => s - (steps[i] as number));
+        const growth = Math.max(...run.received.slice(1).map((t, i) => t - (run.received[i] as number)));
+        const minGain = Math.floor(thresholdTokens(window, DEFAULT_THRESHOLD_PERCENT, 0) * MIN_GAIN_PERCENT);
+        expect(Math.min(...gaps)).toBeGreaterThanOrEqual(Math.floor(minGain / growth));
       }
       if (name.includes('two-phase')) {
         expect(dones.some((d) => d.summary === true)).toBe(true);

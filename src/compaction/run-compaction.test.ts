@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '../messages/types.js';
 import { estimateTokens } from '../models/estimate-tokens.js';
 import { readingTranscript } from '../test-support/transcripts.js';
+import { compactionDoneEvent, compactionInfo } from './compaction-report.js';
 import { pruneToolResultsStrategy } from './prune-tool-results.js';
-import { compactionDoneEvent, compactionInfo, runCompaction } from './run-compaction.js';
+import { runCompaction } from './run-compaction.js';
 import { summaryMessage } from './summarize.js';
 import type { CompactionInput, CompactionStrategy } from './types.js';
 
@@ -119,6 +120,71 @@ describe('runCompaction', () => {
       prunedToolCallIds: [],
       contextWindow: 8_000,
       thresholdTokens: 7_200,
+    });
+  });
+
+  describe('deeper: a strategy that summarizes, when pruning alone frees too little', () => {
+    // Prunes when the size to get under is the real threshold; summarizes when asked for less.
+    const summarizing = (fail = false): CompactionStrategy & { asked: number[] } => {
+      const asked: number[] = [];
+      return {
+        name: 'two-phase-like',
+        asked,
+        fallback: pruneToolResultsStrategy(),
+        compact(input) {
+          asked.push(input.thresholdTokens);
+          if (input.thresholdTokens >= 1_000) return pruneToolResultsStrategy().compact(input);
+          if (fail) throw new Error('summarizer down');
+          const [system, task] = input.messages;
+          return {
+            messages: [
+              system as Message,
+              task as Message,
+              summaryMessage('read files 0 to 5'),
+              ...input.messages.slice(-2),
+            ],
+            tokensBefore: 0,
+            tokensAfter: 0,
+            prunedToolCallIds: [],
+            summary: 'read files 0 to 5',
+          };
+        },
+      };
+    };
+    const run = (strategy: CompactionStrategy, messages: Message[], minGainTokens: number) => {
+      const input = inputOf(messages, 1_000);
+      return runCompaction({
+        strategy,
+        fallback: pruneToolResultsStrategy(),
+        input,
+        tokensBefore: input.estimateTokens(messages),
+        deeper: { lowWaterTokens: 500, minGainTokens },
+      });
+    };
+
+    it('asks for the low-water mark and keeps the summary when the prune gained less than the minimum', async () => {
+      const strategy = summarizing();
+      const outcome = await run(strategy, readingTranscript(6, 700), 100_000);
+      expect(strategy.asked).toEqual([1_000, 500]);
+      expect(outcome.summary).toBe('read files 0 to 5');
+      expect(outcome.tokensAfter).toBeLessThan(1_000);
+      expect(outcome.error).toBeUndefined();
+    });
+
+    it('keeps the prune, without a second call, when it gained enough', async () => {
+      const strategy = summarizing();
+      const outcome = await run(strategy, readingTranscript(6, 700), 1);
+      expect(strategy.asked).toEqual([1_000]);
+      expect(outcome.summary).toBeUndefined();
+      expect(outcome.prunedToolCallIds.length).toBeGreaterThan(0);
+    });
+
+    it('keeps the pruned result and reports the error when the second attempt fails', async () => {
+      const outcome = await run(summarizing(true), readingTranscript(6, 700), 100_000);
+      expect(outcome.changed).toBe(true);
+      expect(outcome.summary).toBeUndefined();
+      expect(outcome.prunedToolCallIds.length).toBeGreaterThan(0);
+      expect(outcome.error?.code).toBe('LOUSHO_STRATEGY_FAILED');
     });
   });
 });

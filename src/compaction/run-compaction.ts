@@ -1,4 +1,3 @@
-import type { CompactionDoneEvent, CompactionStartEvent } from '../contracts/agent-event.js';
 import { LoushoError, type LoushoErrorCode } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import { findPairingProblem, validateMessage, validateMessageShapes } from '../messages/validate.js';
@@ -24,6 +23,14 @@ export interface CompactionAttempt {
    * the prompt cache for too little).
    */
   next?: { lowWaterTokens: number; minGainTokens: number; foldAbove?: number };
+  /**
+   * For a strategy that summarizes (absent for a compaction by hand): when it only pruned and
+   * freed fewer than `minGainTokens`, it runs again with `lowWaterTokens` as the size to get
+   * under, so one summary makes room for many steps instead of a prune at every one of ever
+   * closer crossings, each breaking the prompt cache. The summary is still checked against
+   * the real threshold; when this second attempt fails, the pruned result is kept.
+   */
+  deeper?: { lowWaterTokens: number; minGainTokens: number };
 }
 
 /** What a compaction did: the new transcript and everything the events and onCompaction report. */
@@ -46,16 +53,6 @@ export interface CompactionOutcome {
   summaryRejected: boolean;
   /** The compaction would have freed fewer than the minimum gain, so it was not applied. */
   smallGain: boolean;
-}
-
-/** What onCompaction receives: what the compaction did, and the sizes it worked with. */
-export interface CompactionInfo
-  extends Pick<
-    CompactionOutcome,
-    'strategy' | 'appliedStrategy' | 'tokensBefore' | 'tokensAfter' | 'prunedToolCallIds' | 'summary' | 'error'
-  > {
-  contextWindow: number;
-  thresholdTokens: number;
 }
 
 function sameMessages(a: readonly Message[], b: readonly Message[]): boolean {
@@ -189,6 +186,21 @@ export async function runCompaction(run: CompactionAttempt): Promise<CompactionO
     error = invalid(strategy.name, `made the request larger (${tokensBefore} -> ${tokensAfter} tokens)`);
     result = undefined;
   }
+  if (
+    run.deeper !== undefined &&
+    result !== undefined &&
+    result.summary === undefined &&
+    error === undefined &&
+    tokensBefore - tokensAfter < run.deeper.minGainTokens
+  ) {
+    const deeper = await attemptDeeper(run, run.deeper.lowWaterTokens, tokensAfter);
+    if (deeper.error !== undefined) error = deeper.error;
+    if (deeper.result !== undefined) {
+      result = deeper.result;
+      tokensAfter = deeper.tokensAfter;
+      appliedStrategy = deeper.result.appliedStrategy;
+    }
+  }
   let smallGain = false;
   if (run.next !== undefined) {
     const { lowWaterTokens, minGainTokens } = run.next;
@@ -229,54 +241,30 @@ export async function runCompaction(run: CompactionAttempt): Promise<CompactionO
   };
 }
 
-/** Where a compaction happened, for its events: a run's step, or a manual compaction. */
-export interface CompactionWhere {
-  runId?: string;
-  step?: number;
-  trigger?: 'manual';
-}
-
-/** The compaction.start event of a compaction about to run. */
-export function compactionStartEvent(
-  where: CompactionWhere,
-  fields: { strategy: string; tokensBefore: number; contextWindow: number; thresholdTokens: number },
-): CompactionStartEvent {
-  return { type: 'compaction.start', ...where, ...fields };
-}
-
-/** The compaction.done event of an outcome (the summary text is left out: onCompaction has it). */
-export function compactionDoneEvent(where: CompactionWhere, outcome: CompactionOutcome): CompactionDoneEvent {
-  const { runId, step, trigger } = where;
-  return {
-    type: 'compaction.done',
-    ...(runId === undefined ? {} : { runId }),
-    ...(step === undefined ? {} : { step }),
-    strategy: outcome.strategy,
-    ...(outcome.appliedStrategy === undefined ? {} : { appliedStrategy: outcome.appliedStrategy }),
-    tokensBefore: outcome.tokensBefore,
-    tokensAfter: outcome.tokensAfter,
-    prunedToolCallIds: outcome.prunedToolCallIds,
-    ...(outcome.summary === undefined ? {} : { summary: true }),
-    ...(outcome.error === undefined ? {} : { error: { message: outcome.error.message } }),
-    ...(outcome.changed ? {} : { unchanged: true as const }),
-    ...(trigger === undefined ? {} : { trigger }),
-  };
-}
-
-/** What onCompaction receives for an outcome. */
-export function compactionInfo(
-  outcome: CompactionOutcome,
-  sizes: { contextWindow: number; thresholdTokens: number },
-): CompactionInfo {
-  return {
-    strategy: outcome.strategy,
-    ...(outcome.appliedStrategy === undefined ? {} : { appliedStrategy: outcome.appliedStrategy }),
-    tokensBefore: outcome.tokensBefore,
-    tokensAfter: outcome.tokensAfter,
-    prunedToolCallIds: outcome.prunedToolCallIds,
-    ...(outcome.summary === undefined ? {} : { summary: outcome.summary }),
-    ...(outcome.error === undefined ? {} : { error: outcome.error }),
-    contextWindow: sizes.contextWindow,
-    thresholdTokens: sizes.thresholdTokens,
-  };
+/**
+ * Runs the strategy again, asked for `lowWaterTokens`; returns its result when it summarized,
+ * stays under the real threshold and frees more than `currentTokens` did.
+ */
+async function attemptDeeper(
+  run: CompactionAttempt,
+  lowWaterTokens: number,
+  currentTokens: number,
+): Promise<{ result?: CompactionResult; tokensAfter: number; error?: LoushoError }> {
+  const { strategy, input, tokensBefore } = run;
+  try {
+    const result = await attempt(strategy, { ...input, thresholdTokens: lowWaterTokens });
+    if (result.error !== undefined) {
+      return {
+        tokensAfter: currentTokens,
+        error: compactionError(result.error, 'LOUSHO_STRATEGY_FAILED', strategy.name),
+      };
+    }
+    const tokensAfter = sizeOf(result.messages, input, tokensBefore);
+    const better = result.summary !== undefined && tokensAfter < currentTokens;
+    if (!better || rejectSummary(tokensBefore, tokensAfter, input.thresholdTokens))
+      return { tokensAfter: currentTokens };
+    return { result, tokensAfter };
+  } catch (cause) {
+    return { tokensAfter: currentTokens, error: cause as LoushoError };
+  }
 }

@@ -1,6 +1,6 @@
 import { compactOnce } from '../compaction/compact-messages.js';
+import { compactionDoneEvent, compactionStartEvent } from '../compaction/compaction-report.js';
 import { PRUNE_STRATEGY_NAME } from '../compaction/prune-tool-results.js';
-import { compactionDoneEvent, compactionStartEvent } from '../compaction/run-compaction.js';
 import type { AgentEvent, AgentEventListener } from '../contracts/agent-event.js';
 import type { AgentResult, PendingApproval } from '../contracts/agent-result.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';

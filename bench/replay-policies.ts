@@ -163,6 +163,13 @@ export function replayConfigurations(): ReplayConfiguration[] {
     hookConfiguration('prune, digest markers', () => pruneToolResultsStrategy({ marker: 'digest' })),
     hookConfiguration('prune + recall tool', () => pruneToolResultsStrategy(), { recall: true }),
     hookConfiguration("lean (mode: 'lean')", () => pruneToolResultsStrategy({ marker: 'digest' }), { mode: 'lean' }),
+    ...[1_000, 4_000].map((digestChars) =>
+      hookConfiguration(
+        `lean, digestChars: ${digestChars.toLocaleString('en-US')}`,
+        () => pruneToolResultsStrategy({ marker: 'digest', digestChars }),
+        { mode: 'lean', digestChars },
+      ),
+    ),
     hookConfiguration('two-phase + TruncatingSummarizer', () =>
       twoPhaseStrategy({ summarizer: new TruncatingSummarizer<Message>() }),
     ),

@@ -16,7 +16,15 @@ const billOf = (row: ReplayRow, prices: string) => row.bills.find((b) => b.price
 
 /** The peers no other peer beats on both bill and identifier loss, cheapest first. */
 export function peerFrontier(rows: readonly ReplayRow[]): ReplayRow[] {
-  const peers = rows.filter((r) => r.peer);
+  return frontierOf(rows.filter((r) => r.peer));
+}
+
+/** Our configurations that keep every request in the window and that no other such one beats on both axes. */
+export function ourFrontier(rows: readonly ReplayRow[]): ReplayRow[] {
+  return frontierOf(rows.filter((r) => !r.peer && r.overWindow === 0));
+}
+
+function frontierOf(peers: readonly ReplayRow[]): ReplayRow[] {
   const sorted = [...peers].sort((a, b) => a.billedTokens - b.billedTokens || a.identifierLoss - b.identifierLoss);
   const out: ReplayRow[] = [];
   for (const row of sorted) if (out.every((f) => row.identifierLoss < f.identifierLoss)) out.push(row);
@@ -83,8 +91,68 @@ export function renderReplayMarkdown(report: ReplayReport): string {
       'and the request no longer shows (a marker or summary naming them counts as showing them); the mean over tool calls. ' +
       'Bold rows are our configurations; the others are the peers.',
     '',
+    ...renderRoom(report),
+    ...renderOver(report),
   );
   return lines.join('\n');
+}
+
+/** What the bounds leave under the cheapest peer, per price model. */
+function renderRoom(report: ReplayReport): string[] {
+  const reference = report.rows.find((r) => !r.peer);
+  if (reference === undefined) return [];
+  const lines = ['### Room under the cheapest peer', ''];
+  for (const bound of report.bounds) {
+    const base = billOf(reference, bound.prices).billedTokens / billOf(reference, bound.prices).ratio;
+    const peers = report.rows.filter((r) => r.peer);
+    const cheapest = peers.reduce<ReplayRow | undefined>(
+      (best, r) =>
+        best === undefined || billOf(r, bound.prices).billedTokens < billOf(best, bound.prices).billedTokens ? r : best,
+      undefined,
+    );
+    if (cheapest === undefined) continue;
+    const cheap = billOf(cheapest, bound.prices).billedTokens;
+    const room = cheap - bound.skeletonBilled;
+    lines.push(
+      `- **${bound.prices}**: sending every message once, with only the system prompt and the task kept, bills ` +
+        `${int(bound.floorBilled)} (${ratio3(bound.floorBilled / base)}): no policy that keeps the task bills less. ` +
+        `Keeping every message but the tool results, each result only while it is new, bills ${int(bound.skeletonBilled)} ` +
+        `(${ratio3(bound.skeletonBilled / base)}). The cheapest peer, ${cheapest.configuration}, bills ${int(cheap)} ` +
+        `(${ratio3(cheap / base)}) and loses ${percent(cheapest.identifierLoss)} of the names. Keeping, besides, each of ` +
+        `the ${int(bound.names)} names the results showed (as the identifier-loss metric finds them), once, from the ` +
+        `step it appeared, adds at least ${int(bound.namesBilled)} (${ratio3(bound.namesBilled / base)}): ` +
+        `${room > 0 ? `${percent(room / bound.namesBilled)} of that fits under the cheapest peer's bill` : "none of that fits under the cheapest peer's bill"}. ` +
+        "A policy as cheap as that peer must choose which names to keep; lean mode's digestChars is that choice.",
+    );
+  }
+  lines.push('');
+  return lines;
+}
+
+/** For our configurations: the trajectories that bill more than with no compaction, and when they last compacted. */
+function renderOver(report: ReplayReport): string[] {
+  const ours = new Set(report.rows.filter((r) => !r.peer).map((r) => r.configuration));
+  const over = report.overTrajectories.filter((o) => ours.has(o.configuration));
+  if (over.length === 0) return [];
+  const lines = [
+    `### Trajectories that bill more than with no compaction (${report.prices[0]} prices)`,
+    '',
+    'For each of our configurations and windows, the trajectories that bill more, as *steps before the end at which ' +
+      'it last compacted / steps in all*. A compaction sends everything after its first change again at the write ' +
+      'price, so one in the last steps of a run cannot pay for itself before the run ends (docs/compaction.md).',
+    '',
+  ];
+  const groups = new Map<string, typeof over>();
+  for (const o of over) {
+    const key = `${o.configuration} at ${int(o.window)}`;
+    groups.set(key, [...(groups.get(key) ?? []), o]);
+  }
+  for (const [key, list] of groups) {
+    const shapes = list.map((o) => `${o.steps - 1 - o.lastCompaction}/${o.steps}`).join(', ');
+    lines.push(`- ${key}: ${list.length} (${shapes})`);
+  }
+  lines.push('');
+  return lines;
 }
 
 const escapeXml = (text: string) =>
@@ -168,7 +236,7 @@ export function renderReplaySvg(report: ReplayReport, window: number): string {
     `<text transform="translate(18 ${m.top + plotH / 2}) rotate(-90)" text-anchor="middle">` +
       'identifier loss (mean share per tool call)</text>',
     `<text x="${m.left}" y="${height - 14}" fill="#555555">` +
-      "Circles: our configurations; squares: peers; dashed: the peers' frontier. Hollow: some requests over the window.</text>",
+      "Circles: ours; squares: peers; solid: our frontier; dashed: the peers' frontier. Hollow: some requests over the window.</text>",
   );
   const points = rows.map((row, i) => ({
     row,
@@ -181,8 +249,12 @@ export function renderReplaySvg(report: ReplayReport, window: number): string {
   const inside = (b: Box) =>
     b.x0 >= m.left + 2 && b.x1 <= m.left + plotW - 2 && b.y0 >= m.top + 2 && b.y1 <= m.top + plotH - 2;
   // The peers' frontier: from each frontier peer, across to the next cheaper-and-better one, as a step line.
-  const frontier = peerFrontier(rows).map((r) => ({ px: x(r.billedTokens), py: y(r.identifierLoss) }));
-  if (frontier.length > 0) {
+  for (const [line, stroke, dash] of [
+    [peerFrontier(rows), '#888888', ' stroke-dasharray="6 4"'],
+    [ourFrontier(rows), '#1f4e79', ''],
+  ] as const) {
+    const frontier = line.map((r) => ({ px: x(r.billedTokens), py: y(r.identifierLoss) }));
+    if (frontier.length === 0) continue;
     const path: string[] = [];
     const firstPoint = frontier[0] as { px: number; py: number };
     path.push(
@@ -196,7 +268,7 @@ export function renderReplaySvg(report: ReplayReport, window: number): string {
     }
     const lastPoint = frontier[frontier.length - 1] as { px: number; py: number };
     path.push(`L ${(m.left + plotW - 2).toFixed(1)} ${lastPoint.py.toFixed(1)}`);
-    out.push(`<path d="${path.join(' ')}" fill="none" stroke="#888888" stroke-width="1.5" stroke-dasharray="6 4"/>`);
+    out.push(`<path d="${path.join(' ')}" fill="none" stroke="${stroke}" stroke-width="1.5"${dash}/>`);
   }
   for (const p of points) {
     const fill = p.row.overWindow === 0 ? p.color : '#ffffff';

@@ -15,6 +15,7 @@ import type { ToolDefinition } from '../src/contracts/tool-definition.js';
 import type { Message } from '../src/messages/types.js';
 import { estimateTokens, messageTokens, tokenProfile } from '../src/models/estimate-tokens.js';
 import { BASH_TOOL, readCorpus, type Trajectory } from './corpus.js';
+import { type ReplayBounds, replayBounds } from './replay-bounds.js';
 import {
   BillingMeter,
   lostShare,
@@ -130,6 +131,10 @@ export interface ReplayReport {
   prices: string[];
   rows: ReplayRow[];
   cacheCheck: CacheModelCheck;
+  /** What no policy can go under, per price model (./replay-bounds.ts). */
+  bounds: (ReplayBounds & { prices: string })[];
+  /** Per row (configuration and window): for each trajectory that bills more than with no compaction under the first price model, its steps and the step of its last compaction. */
+  overTrajectories: { configuration: string; window: number; steps: number; lastCompaction: number }[];
   /** Wall-clock time of the replay, in seconds. */
   seconds: number;
 }
@@ -188,6 +193,8 @@ interface Totals {
   fitDroppedTokens: number;
   lossSum: number;
   checkedCalls: number;
+  /** Per trajectory, in corpus order: its steps and the last step at which the policy changed the transcript (-1: never). */
+  shapes: { steps: number; lastCompaction: number }[];
 }
 
 function emptyTotals(): Totals {
@@ -203,6 +210,7 @@ function emptyTotals(): Totals {
     fitDroppedTokens: 0,
     lossSum: 0,
     checkedCalls: 0,
+    shapes: [],
   };
 }
 
@@ -217,7 +225,8 @@ async function replayOne(
   const meters = PRICE_MODELS.map((prices: PriceModel) => new BillingMeter(countMessage, FIXED_TOKENS, prices));
   const cached: number[] = [];
   const isOriginal = (m: Message) => originals.has(m);
-  for (const step of steps) {
+  let lastCompaction = -1;
+  for (const [index, step] of steps.entries()) {
     const { request, changed, fit, tools } = await policy.step(step.added, step.residual);
     const fixed = fixedOf(tools ?? [BASH_TOOL]);
     const bills = meters.map((meter) => meter.add(request, fixed));
@@ -226,7 +235,10 @@ async function replayOne(
     totals.requests++;
     if (bill.tokens > window) totals.overWindow++;
     totals.peakTokens = Math.max(totals.peakTokens, bill.tokens);
-    if (changed) totals.compactions++;
+    if (changed) {
+      totals.compactions++;
+      lastCompaction = index;
+    }
     if (fit !== undefined) {
       totals.fits++;
       totals.fitDroppedTokens += fit.before - fit.after;
@@ -237,6 +249,7 @@ async function replayOne(
       totals.checkedCalls++;
     }
   }
+  totals.shapes.push({ steps: steps.length, lastCompaction });
   const [first] = meters;
   totals.inputTokens += first?.tokens ?? 0;
   totals.cachedTokens += first?.cachedTokens ?? 0;
@@ -320,12 +333,20 @@ export async function runReplay(options: ReplayOptions = {}): Promise<ReplayRepo
     }
   }
   const rows: ReplayRow[] = [];
+  const overTrajectories: ReplayReport['overTrajectories'] = [];
   for (const window of windows) {
     const reference = configurations[0] === undefined ? undefined : totals.get(key(configurations[0].name, window));
     for (const configuration of configurations) {
       const t = totals.get(key(configuration.name, window)) ?? emptyTotals();
       const bills = billsOf(t, reference);
       const openai = bills.find((b) => b.prices === OPENAI_PRICES.name) as ReplayBill;
+      const own = t.bills[0] ?? [];
+      own.forEach((bill, i) => {
+        const shape = t.shapes[i];
+        if (shape !== undefined && bill > (reference?.bills[0]?.[i] ?? Number.POSITIVE_INFINITY) * (1 + 1e-9)) {
+          overTrajectories.push({ configuration: configuration.name, window, ...shape });
+        }
+      });
       rows.push({
         configuration: configuration.name,
         peer: configuration.peer === true,
@@ -355,6 +376,11 @@ export async function runReplay(options: ReplayOptions = {}): Promise<ReplayRepo
     prices: PRICE_MODELS.map((p) => p.name),
     rows,
     cacheCheck: checkCacheModel(cachePairs),
+    bounds: PRICE_MODELS.map((prices) => ({
+      prices: prices.name,
+      ...replayBounds(trajectories, countMessage, FIXED_TOKENS, prices),
+    })),
+    overTrajectories,
     seconds: (performance.now() - started) / 1000,
   };
 }

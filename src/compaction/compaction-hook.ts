@@ -46,8 +46,19 @@ interface Sizes {
  * createAgent({ provider, hooks: [createCompactionHook({ strategy: twoPhaseStrategy({ model: 'openai/gpt-4o-mini' }) })] });
  */
 export function createCompactionHook(options: CompactionHookOptions = {}): AgentHook {
-  const { mode, recall, note, strategy, fallback, percent, windowOption, protectedOption, reserve, onCompaction } =
-    resolveHookOptions(options);
+  const {
+    mode,
+    recall,
+    note,
+    lean,
+    strategy,
+    fallback,
+    percent,
+    windowOption,
+    protectedOption,
+    reserve,
+    onCompaction,
+  } = resolveHookOptions(options);
   const warn = onceWarner();
   const feature = {
     name: 'Compaction',
@@ -62,6 +73,7 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
     name: PRUNE_STRATEGY_NAME,
     compact: (input) =>
       pruneToolResults(input, {
+        ...lean,
         marker: 'digest',
         minGainRatio: LEAN_MIN_GAIN_RATIO,
         from: Math.max(0, from),

@@ -116,4 +116,47 @@ describe('recall: true', () => {
     expect(answer?.isError).toBe(true);
     expect(contentText(answer?.content ?? '')).toMatch(/No pruned result with id "nope"/);
   });
+
+  it('sizes its digest markers by digestChars: a larger budget keeps more of the names a result showed', async () => {
+    // A result that shows many names: 60 compound identifiers, each named once.
+    const names = Array.from({ length: 60 }, (_, i) => `handle_event_${i}`);
+    const listing: Tool<never, unknown> = {
+      name: 'read',
+      description: 'Read a file.',
+      parameters: { type: 'object', properties: { path: { type: 'string' } } },
+      execute: () => `${names.map((n) => `def ${n}(request):\n    return ${n.length}`).join('\n')}\n${prose(3, 4_000)}`,
+    };
+    const markerWith = async (digestChars?: number) => {
+      const { model } = reader(2);
+      const compaction = {
+        mode: 'lean' as const,
+        contextWindow: 128_000,
+        ...(digestChars === undefined ? {} : { digestChars }),
+      };
+      const result = await createAgent({ provider: model, tools: [listing], compaction }).send('Read.');
+      return contentText(tool(result.messages, 'r0')?.content ?? '');
+    };
+    const small = await markerWith();
+    const large = await markerWith(1_000);
+    expect(isPrunedMarker(small)).toBe(true);
+    expect(isPrunedMarker(large)).toBe(true);
+    const kept = (marker: string) => names.filter((n) => new RegExp(`\\b${n}\\b`).test(marker)).length;
+    expect(kept(small)).toBeGreaterThan(0);
+    expect(kept(large)).toBeGreaterThan(3 * kept(small));
+    expect(large.length).toBeLessThanOrEqual(small.length + 1_000);
+  });
+
+  it('refuses digestChars outside lean mode, or not a whole number, saying what to pass instead', () => {
+    expect(() => createCompactionHook({ digestChars: 500 })).toThrow(
+      expect.objectContaining({
+        code: 'LOUSHO_CONFIG_INVALID',
+        message: expect.stringMatching(
+          /mode: 'lean'.*pruneToolResultsStrategy\(\{ marker: 'digest', digestChars: 500 \}\)/,
+        ),
+      }),
+    );
+    expect(() => createCompactionHook({ mode: 'lean', digestChars: -1 })).toThrow(/whole number of characters/);
+    expect(() => createCompactionHook({ mode: 'lean', digestChars: 1.5 })).toThrow(/whole number of characters/);
+    expect(() => createAgent({ provider: reader(1).model, compaction: { digestChars: 500 } })).toThrow(/mode: 'lean'/);
+  });
 });

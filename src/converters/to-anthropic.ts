@@ -1,12 +1,10 @@
-import { imageData } from '../messages/image-source.js';
 import { toolArgumentsObject } from '../messages/tool-arguments.js';
 import type { ContentPart, Message, ToolMessage } from '../messages/types.js';
+import { anthropicImageBlock } from './anthropic-image.js';
 import {
-  ANTHROPIC_IMAGE_TYPES,
   ANTHROPIC_METADATA,
   type AnthropicContentBlock,
   type AnthropicImageBlockParam,
-  type AnthropicImageMediaType,
   type AnthropicMessageParam,
   type AnthropicMetadata,
   type AnthropicTextBlockParam,
@@ -14,32 +12,13 @@ import {
   type AnthropicTranscript,
 } from './anthropic-types.js';
 import { mergeCarried, namespaceOf } from './carried-parts.js';
-import { invalidInput } from './invalid-input.js';
 
 const WHERE = 'toAnthropic()';
 
-function imageBlock(part: Extract<ContentPart, { type: 'image' }>, i: number): AnthropicImageBlockParam {
-  const data = imageData(part);
-  if (data.kind === 'url') return { type: 'image', source: { type: 'url', url: data.url } };
-  const type = data.mediaType?.toLowerCase().replace(/^image\/jpg$/, 'image/jpeg');
-  const mediaType = ANTHROPIC_IMAGE_TYPES.find((t) => t === type);
-  if (mediaType === undefined) {
-    throw invalidInput(
-      WHERE,
-      `messages[${i}]`,
-      i,
-      `has an image of type ${data.mediaType ?? 'unknown'}`,
-      `Anthropic accepts ${ANTHROPIC_IMAGE_TYPES.join(', ')}: set mediaType on the image part, or convert the image.`,
-    );
-  }
-  return {
-    type: 'image',
-    source: { type: 'base64', media_type: mediaType as AnthropicImageMediaType, data: data.data },
-  };
-}
-
 function blocks(content: readonly ContentPart[], i: number): (AnthropicTextBlockParam | AnthropicImageBlockParam)[] {
-  return content.map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : imageBlock(part, i)));
+  return content.map((part) =>
+    part.type === 'text' ? { type: 'text', text: part.text } : anthropicImageBlock(part, i, WHERE),
+  );
 }
 
 function carriedOf(m: Message) {

@@ -35,8 +35,11 @@ export function imageData(part: ImagePart): ImageData {
   }
   if (isHttpUrl(image)) return { kind: 'url', url: image };
   const dataUrl = parseDataUrl(image);
-  if (dataUrl !== undefined)
-    return { kind: 'base64', data: dataUrl.base64, mediaType: dataUrl.mediaType ?? part.mediaType };
+  if (dataUrl !== undefined) {
+    const mediaType =
+      dataUrl.mediaType ?? part.mediaType ?? sniffImageType(Buffer.from(dataUrl.base64.slice(0, 24), 'base64'));
+    return { kind: 'base64', data: dataUrl.base64, mediaType };
+  }
   const head = Buffer.from(image.slice(0, 24), 'base64');
   return { kind: 'base64', data: image, mediaType: part.mediaType ?? sniffImageType(head) };
 }

@@ -1,29 +1,18 @@
-// The Messages API wire format (only what this library writes and reads). These types are
-// our own so the package does not depend on the SDK's types; the SDK's accept them.
+// The Messages API wire format of a request and its reply, as the provider writes and reads
+// them. The content blocks are the converters' (one definition of each, in
+// converters/anthropic-types.ts); these types are our own so the package does not depend on
+// the SDK's types, and the SDK's accept them.
+import type {
+  AnthropicImageBlockParam as AnthropicImageBlock,
+  AnthropicTextBlockParam as AnthropicTextBlock,
+  AnthropicToolResultBlockParam,
+  AnthropicToolUseBlockParam as AnthropicToolUseBlock,
+} from '../converters/anthropic-types.js';
 
-/** The image types the Messages API accepts. */
-export type AnthropicImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+export type { AnthropicImageBlock, AnthropicTextBlock, AnthropicToolUseBlock };
 
-export interface AnthropicTextBlock {
-  type: 'text';
-  text: string;
-}
-
-export interface AnthropicImageBlock {
-  type: 'image';
-  source: { type: 'base64'; media_type: AnthropicImageMediaType; data: string } | { type: 'url'; url: string };
-}
-
-export interface AnthropicToolUseBlock {
-  type: 'tool_use';
-  id: string;
-  name: string;
-  input: Record<string, unknown>;
-}
-
-export interface AnthropicToolResultBlock {
-  type: 'tool_result';
-  tool_use_id: string;
+/** A tool_result block as this library sends it: `is_error` always set, content as text or text and images. */
+export interface AnthropicToolResultBlock extends AnthropicToolResultBlockParam {
   content?: string | (AnthropicTextBlock | AnthropicImageBlock)[];
   is_error: boolean;
 }
@@ -70,7 +59,7 @@ export interface AnthropicUsage {
 }
 
 /** A content block of a reply; blocks other than text and tool_use are ignored. */
-export interface AnthropicContentBlock {
+export interface AnthropicReplyBlock {
   type: string;
   text?: string;
   id?: string;
@@ -81,7 +70,7 @@ export interface AnthropicContentBlock {
 /** A whole reply (the non-streaming response, or the message of message_start). */
 export interface AnthropicReply {
   model?: string;
-  content?: AnthropicContentBlock[];
+  content?: AnthropicReplyBlock[];
   stop_reason?: string | null;
   usage?: AnthropicUsage | null;
 }
@@ -91,7 +80,7 @@ export interface AnthropicStreamEvent {
   type: string;
   index?: number;
   message?: AnthropicReply;
-  content_block?: AnthropicContentBlock;
+  content_block?: AnthropicReplyBlock;
   delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string | null };
   usage?: AnthropicUsage | null;
 }

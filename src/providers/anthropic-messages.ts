@@ -1,3 +1,4 @@
+import { anthropicImageBlock } from '../converters/anthropic-image.js';
 import { contentText } from '../messages/content.js';
 import { toolArgumentsObject } from '../messages/tool-arguments.js';
 import type { ContentPart, Message, TextPart } from '../messages/types.js';
@@ -10,7 +11,6 @@ import type {
   AnthropicToolUseBlock,
   AnthropicUserBlock,
 } from './anthropic-api-types.js';
-import { toAnthropicImageBlock } from './anthropic-image-block.js';
 
 function textBlocks(content: string | readonly TextPart[]): AnthropicTextBlock[] {
   const parts = typeof content === 'string' ? [content] : content.map((p) => p.text);
@@ -24,7 +24,7 @@ function userBlocks(
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
   const blocks: (AnthropicTextBlock | AnthropicImageBlock)[] = [];
   for (const part of content) {
-    if (part.type === 'image') blocks.push(toAnthropicImageBlock(part, index));
+    if (part.type === 'image') blocks.push(anthropicImageBlock(part, index, 'Anthropic request'));
     else if (part.text !== '') blocks.push({ type: 'text', text: part.text });
   }
   return blocks;

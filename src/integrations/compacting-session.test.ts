@@ -195,3 +195,42 @@ describe('AgentsStoreSession', () => {
     expect(Math.max(...sizes)).toBeLessThan(12_000 * 0.9);
   });
 });
+
+describe('compactingSession and the optional Session methods', () => {
+  /** A session with the SDK's optional methods, as a remote session store implements them. */
+  class RemoteLikeSession extends ListSession {
+    prepared: AgentsItem[] = [];
+    prepareHistoryItemForModelInput(item: AgentsItem): AgentsItem {
+      this.prepared.push(item);
+      return { ...item, providerData: undefined } as AgentsItem;
+    }
+    preserveReasoningItemIdsForPersistence() {
+      return true;
+    }
+    async replaceHistoryWithCompaction(items: AgentsItem[]) {
+      this.items = structuredClone(items);
+    }
+  }
+
+  it('hands each optional method the wrapped session has to it, so the runner sees the same capabilities', async () => {
+    const inner = new RemoteLikeSession();
+    const session = compactingSession({ session: inner, contextWindow: 8_000 });
+    const item = { role: 'user', content: 'hi', providerData: { id: 'x' } } as AgentsItem;
+    expect(session.prepareHistoryItemForModelInput?.(item)).toEqual({
+      role: 'user',
+      content: 'hi',
+      providerData: undefined,
+    });
+    expect(inner.prepared).toEqual([item]);
+    expect(session.preserveReasoningItemIdsForPersistence?.()).toBe(true);
+    await session.replaceHistoryWithCompaction?.([{ role: 'user', content: 'kept' } as AgentsItem]);
+    expect(inner.items).toEqual([{ role: 'user', content: 'kept' }]);
+  });
+
+  it('leaves out the optional methods the wrapped session lacks, so the runner takes its fallback', () => {
+    const session = compactingSession({ session: new ListSession(), contextWindow: 8_000 });
+    for (const name of ['prepareHistoryItemForModelInput', 'replaceHistoryWithCompaction', 'applyHistoryTransaction']) {
+      expect(name in session).toBe(false);
+    }
+  });
+});

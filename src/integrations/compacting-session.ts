@@ -5,7 +5,7 @@ import type { AgentsItem } from '../converters/agents-items-types.js';
 import { agentsItemsToMessages, fromAgentsItems } from '../converters/from-agents-items.js';
 import { toAgentsItems } from '../converters/to-agents-items.js';
 import { configError } from '../errors/lousho-error.js';
-import type { AgentsCompactionUsage, AgentsSession } from './agents-session.js';
+import { type AgentsCompactionUsage, type AgentsSession, forwardOptionalMethods } from './agents-session.js';
 import { ConversationCompaction, type FrameworkCompactionOptions } from './conversation-compaction.js';
 
 /** Options of {@link compactingSession}: the session to wrap, and the compaction hook's options. */
@@ -26,6 +26,11 @@ export class CompactingSession<I extends AgentsItem = AgentsItem> implements Age
   readonly #options: CompactingSessionOptions<I>;
   readonly #conversation: ConversationCompaction<AgentsItem>;
   #reported = 0;
+  // Present only when the wrapped session has them (see forwardOptionalMethods), calling its own.
+  declare readonly prepareHistoryItemForModelInput?: (item: I) => I;
+  declare readonly prepareHistoryItemsForPersistenceComparison?: (items: I[]) => I[];
+  declare readonly preserveReasoningItemIdsForPersistence?: () => boolean;
+  declare readonly replaceHistoryWithCompaction?: (items: I[]) => Promise<void>;
 
   constructor(options: CompactingSessionOptions<I>) {
     const { session, onEvent, model: _model, ...hookOptions } = options;
@@ -38,6 +43,7 @@ export class CompactingSession<I extends AgentsItem = AgentsItem> implements Age
     }
     this.#inner = session;
     this.#options = options;
+    forwardOptionalMethods(this, session);
     this.#conversation = new ConversationCompaction<AgentsItem>(
       createCompactionHook(hookOptions),
       'OpenAI Agents SDK',

@@ -162,6 +162,9 @@ export function replayConfigurations(): ReplayConfiguration[] {
     hookConfiguration('prune (hook default)', () => pruneToolResultsStrategy()),
     hookConfiguration('prune, digest markers', () => pruneToolResultsStrategy({ marker: 'digest' })),
     hookConfiguration('prune + recall tool', () => pruneToolResultsStrategy(), { recall: true }),
+    // The two knobs a user might reach for to stop late compactions from costing more.
+    hookConfiguration('prune, protectedTokens: 0', () => pruneToolResultsStrategy(), { protectedTokens: 0 }),
+    hookConfiguration('prune, thresholdPercent: 1', () => pruneToolResultsStrategy(), { thresholdPercent: 1 }),
     hookConfiguration("lean (mode: 'lean')", () => pruneToolResultsStrategy({ marker: 'digest' }), { mode: 'lean' }),
     ...[1_000, 4_000].map((digestChars) =>
       hookConfiguration(

@@ -69,7 +69,7 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
   const folds = strategy.fallback === undefined;
   const memoryOf = hookMemory;
   // Lean mode's per-step prune: the results read since the last step, when they pay for their marker.
-  const readPrune = (from: number): CompactionStrategy => ({
+  const readPrune = (from: number, shownNames: Set<string>): CompactionStrategy => ({
     name: PRUNE_STRATEGY_NAME,
     compact: (input) =>
       pruneToolResults(input, {
@@ -77,6 +77,7 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
         marker: 'digest',
         minGainRatio: LEAN_MIN_GAIN_RATIO,
         from: Math.max(0, from),
+        shownNames,
         ...note,
       }),
   });
@@ -167,8 +168,15 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
         }
       }
     }
-    // Messages removed (a fold, a summary) move the indices: the per-step prune looks at everything again.
-    if (outcome.messages.length < messages.length) memory.readFrom = 0;
+    // Messages removed (a fold, a summary) move the indices. When they all went before the
+    // per-step prune's position, it moves with them; else that prune looks at everything again.
+    const removed = messages.length - outcome.messages.length;
+    if (removed > 0) {
+      const at = memory.readFrom - removed;
+      const kept = at >= 0 && outcome.messages[at] === messages[memory.readFrom];
+      memory.readFrom = kept ? at : 0;
+      if (!kept) memory.shownNames = new Set();
+    }
     messages.splice(0, messages.length, ...outcome.messages);
     memory.length = messages.length;
   }
@@ -207,7 +215,7 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
       };
       const from = memory.readFrom;
       memory.readFrom = latestAssistantIndex(request.messages);
-      await compactNow(ctx, sizes, run.budget.measure(request), readPrune(from));
+      await compactNow(ctx, sizes, run.budget.measure(request), readPrune(from, memory.shownNames));
     }
     if (recall !== undefined) offerRecall(request, memory.recallable > 0);
     const tokens = run.budget.measure(request);

@@ -54,11 +54,11 @@ export function digestOf(text: string, maxChars: number, known: ReadonlySet<stri
   if (maxChars <= 0 || text === '') return '';
   const source = scanned(text);
   const picked: string[] = [];
-  const seen = new Set<string>(known);
+  const seen = new Set<string>();
   let length = 0;
   const take = (item: string): boolean => {
     const clean = item.trim();
-    if (clean.length < 3 || seen.has(clean)) return true;
+    if (clean.length < 3 || seen.has(clean) || known.has(clean)) return true;
     seen.add(clean);
     const cost = clean.length + (picked.length === 0 ? 0 : 2);
     if (length + cost > maxChars) return length + 8 <= maxChars; // keep trying shorter ones while room is left

@@ -15,6 +15,8 @@ export interface HookMemory {
   retryAbove: number | undefined;
   /** Lean mode: results before this index were already looked at by the per-step prune. */
   readFrom: number;
+  /** Lean mode: the names the transcript shows before `readFrom`, which a digest need not repeat. */
+  shownNames: Set<string>;
   /** Results of this run whose originals are kept for recall_tool_result. */
   recallable: number;
 }
@@ -28,9 +30,15 @@ export function hookMemory(run: RunContext): HookMemory {
     length: 0,
     retryAbove: undefined,
     readFrom: 0,
+    shownNames: new Set<string>(),
     recallable: 0,
   }));
   memory.added += Math.max(0, run.messages.length - memory.length);
+  if (run.messages.length < memory.length) {
+    // Something else removed messages (the executor's last-resort fit): look at everything again.
+    memory.readFrom = 0;
+    memory.shownNames = new Set();
+  }
   memory.length = run.messages.length;
   return memory;
 }

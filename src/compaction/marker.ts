@@ -25,7 +25,8 @@ export function prunedMarker(toolName: string, args: unknown, chars: number, not
 /**
  * The digest form of a marker: `[pruned: read result, 18234 chars; already read; it showed: a.ts, Foo]`.
  * It leaves out the call's arguments, which the call just before it shows (pruning never
- * separates the two), to spend its tokens on what the result showed.
+ * separates the two), to spend its tokens on what the result showed; its names leave out
+ * what the request already shows.
  */
 export function digestMarker(toolName: string, chars: number, notes: readonly string[]): string {
   const extra = notes

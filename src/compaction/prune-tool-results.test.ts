@@ -93,4 +93,33 @@ describe('pruneToolResultsStrategy', () => {
     expect(result.messages).toBe(messages);
     expect(result.tokensAfter).toBe(result.tokensBefore);
   });
+
+  it('writes digests that leave out what the request already shows: the task, the calls, an earlier digest', () => {
+    const listing = (extra: string) =>
+      `django/db/models/query.py:512: def bulk_create(self, objs):\n${extra}\n${'    pass\n'.repeat(200)}`;
+    const messages: Message[] = [
+      { role: 'user', content: 'Why does bulk_create in django/db/models/query.py fail?' },
+      ...toolTurn('c1', 'bash', { command: 'grep -rn bulk_create' }, listing('django/db/models/manager.py: objects')),
+      ...toolTurn(
+        'c2',
+        'bash',
+        { command: 'grep -rn objects' },
+        listing('django/db/models/manager.py: objects\ndjango/db/models/sql/compiler.py: as_sql'),
+      ),
+      { role: 'assistant', content: 'Reading on.' },
+    ];
+    const result = pruneToolResults(input(messages), { marker: 'digest' });
+    const first = String(contentOf(result.messages, 'c1'));
+    const second = String(contentOf(result.messages, 'c2'));
+    // The task names the file and bulk_create: neither digest repeats them.
+    for (const marker of [first, second]) {
+      expect(isPrunedMarker(marker)).toBe(true);
+      expect(marker).not.toContain('django/db/models/query.py');
+      expect(marker).not.toContain('bulk_create');
+    }
+    expect(first).toContain('django/db/models/manager.py');
+    // The second names what is new in it, not what the first digest already named.
+    expect(second).toContain('django/db/models/sql/compiler.py');
+    expect(second).not.toContain('manager.py');
+  });
 });

@@ -34,6 +34,12 @@ export interface PruneOptions {
   recallNote?: (toolCallId: string) => string;
   /** Only results at or after this index are pruned (the hook's per-step prune looks at the newly read ones). */
   from?: number;
+  /**
+   * Digest markers: the names the transcript shows before `from` (the hook keeps them between
+   * its per-step prunes). Extended with what this prune walks past; a digest leaves out what
+   * the request already shows.
+   */
+  shownNames?: Set<string>;
 }
 
 function hasImage(message: ToolMessage): boolean {
@@ -55,6 +61,11 @@ export function pruneToolResults(input: CompactionInput, options: PruneOptions =
   // Results after the latest assistant message are ones the model has not read yet.
   const end = Math.min(tailStart, Math.max(latestAssistantIndex(messages), 0));
   const calls = new Map<string, ToolCall>();
+  // The names the request shows before the result at hand, which its digest need not repeat.
+  const shown = digestChars > 0 ? (options.shownNames ?? new Set<string>()) : undefined;
+  const show = (text: string) => {
+    if (shown !== undefined) for (const name of namesIn(text)) shown.add(name);
+  };
   let output: Message[] | undefined;
   const prunedToolCallIds: string[] = [];
   let freed = 0;
@@ -62,19 +73,32 @@ export function pruneToolResults(input: CompactionInput, options: PruneOptions =
   for (let i = from; i < end; i++) {
     const message = messages[i] as Message;
     if (message.role === 'assistant') {
-      for (const call of message.toolCalls ?? []) calls.set(call.id, call);
+      for (const call of message.toolCalls ?? []) {
+        calls.set(call.id, call);
+        show(argumentsText(call.arguments));
+      }
+      show(contentText(message.content));
       continue;
     }
-    if (message.role !== 'tool' || isPinned(message)) continue;
+    if (message.role !== 'tool' || isPinned(message)) {
+      show(contentText(message.content));
+      continue;
+    }
     const chars = contentLength(message.content);
-    if (typeof message.content === 'string' && isPrunedMarker(message.content)) continue;
+    if (typeof message.content === 'string' && isPrunedMarker(message.content)) {
+      show(message.content);
+      continue;
+    }
     const call = calls.get(message.toolCallId);
     const args = call?.arguments ?? {};
     const stubText = prunedMarker(call?.name ?? message.toolName ?? 'tool', args, chars);
-    if (chars <= stubText.length && !hasImage(message)) continue;
+    if (chars <= stubText.length && !hasImage(message)) {
+      show(contentText(message.content));
+      continue;
+    }
     const notes: string[] = [];
-    if (digestChars > 0) {
-      const digest = digestOf(contentText(message.content), digestChars, namesIn(argumentsText(args)));
+    if (shown !== undefined) {
+      const digest = digestOf(contentText(message.content), digestChars, shown);
       if (digest !== '') notes.push(`it showed: ${digest}`);
     }
     if (options.recallNote !== undefined) notes.push(options.recallNote(message.toolCallId));
@@ -87,7 +111,11 @@ export function pruneToolResults(input: CompactionInput, options: PruneOptions =
           : prunedMarker(name, args, chars, notes);
     const stub: ToolMessage = { ...message, content: marker };
     // A short result can cost fewer tokens than its marker (repeated characters, long arguments).
-    if (countMessage(stub) * ratio >= countMessage(message)) continue;
+    if (countMessage(stub) * ratio >= countMessage(message)) {
+      show(contentText(message.content));
+      continue;
+    }
+    show(marker);
     output ??= messages.slice();
     output[i] = stub;
     freed += countMessage(message) - countMessage(stub);

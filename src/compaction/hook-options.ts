@@ -65,8 +65,8 @@ export interface CompactionHookOptions {
   /**
    * Lean mode only: characters of each digest marker's list of names (default 160, about 40
    * tokens). More keeps more of what old results showed, for a higher bill: on the corpus
-   * replay at 16K, 160 bills 0.56x of no compaction and loses 5.6% of the names later commands
-   * use; 1,000 bills 0.61x and loses 2.9% (docs/compaction.md has the curve).
+   * replay at 16K, 160 bills 0.56x of no compaction and loses 5.3% of the names later commands
+   * use; 1,000 bills 0.60x and loses 2.8% (docs/compaction.md has the curve).
    */
   digestChars?: number;
   /**

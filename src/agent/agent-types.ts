@@ -33,9 +33,11 @@ export interface CreateAgentOptions {
   model?: ModelSpec;
   /** The model as an LLMProvider (same as passing one as `model`). */
   provider?: LLMProvider;
+  /** The agent's name, given to each run's trace span. */
   name?: string;
   /** The system prompt. */
   instructions?: string;
+  /** The tools the model may call; their names must be unique. */
   tools?: Tool<unknown, unknown>[];
   /** Hooks that run before each model call; they run before the compaction hook. */
   hooks?: AgentHook[];
@@ -47,6 +49,7 @@ export interface CreateAgentOptions {
    * TruncatingSummarizer. It turns compaction on (two-phase: prune, then summarize).
    */
   summarizer?: ModelSpec | Summarizer<Message>;
+  /** Budgets of each run (steps, tokens, cost); reaching one ends it with LOUSHO_LIMIT_EXCEEDED. */
   limits?: AgentLimits;
   /** Receives every event of every run (send() included). */
   onEvent?: AgentEventListener;
@@ -56,6 +59,7 @@ export interface CreateAgentOptions {
   outputSchema?: JSONSchema;
   /** maxOutputTokens of each model call. */
   maxOutputTokens?: number;
+  /** Sampling temperature of each model call; the provider's default when absent. */
   temperature?: number;
 }
 
@@ -67,6 +71,7 @@ export type AgentConfig = CreateAgentOptions;
 
 /** Options of one send() or stream(). */
 export interface RunOptions {
+  /** Ends the run with LOUSHO_ABORTED as soon as it fires. */
   abortSignal?: AbortSignal;
   /** Receives this run's events (besides createAgent({ onEvent })). */
   onEvent?: AgentEventListener;

@@ -13,7 +13,13 @@ import type { ContentPart } from '../messages/types.js';
  * const store = new MemoryPrunedResultStore();
  * createAgent({ provider, tools: [...tools, recallTool(store)], hooks: [createCompactionHook({ recall: store })] });
  */
-export function recallTool(store: PrunedResultStore): Tool<{ id: string }, string | ContentPart[]> {
+export function recallTool(store: PrunedResultStore): Tool<
+  {
+    /** The call id the pruned result's marker names. */
+    id: string;
+  },
+  string | ContentPart[]
+> {
   return {
     name: RECALL_TOOL_NAME,
     ...(RECALL_TOOL_DEFINITION.description === undefined ? {} : { description: RECALL_TOOL_DEFINITION.description }),

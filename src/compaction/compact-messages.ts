@@ -43,9 +43,13 @@ export interface CompactMessagesOptions {
 export interface CompactMessagesResult {
   /** A new array; the input is never modified. */
   messages: Message[];
+  /** The transcript's estimated size as a request before, in tokens. */
   tokensBefore: number;
+  /** Its estimated size after, in tokens (tokensBefore when nothing changed). */
   tokensAfter: number;
+  /** The toolCallIds whose results were replaced by a marker. */
   prunedToolCallIds: string[];
+  /** The summary text, when old turns were replaced by one. */
   summary?: string;
   /** What went wrong (a LoushoError with a code); the messages are then the input's, or the fallback's. */
   error?: Error;

@@ -11,7 +11,9 @@ export interface CompactionInfo
     CompactionOutcome,
     'strategy' | 'appliedStrategy' | 'tokensBefore' | 'tokensAfter' | 'prunedToolCallIds' | 'summary' | 'error'
   > {
+  /** The model's context window in tokens, as the compaction resolved it. */
   contextWindow: number;
+  /** The threshold in tokens: the request is compacted above it, and a summary must bring it under. */
   thresholdTokens: number;
 }
 

@@ -42,8 +42,11 @@ export interface CompactionOutcome {
   strategy: string;
   /** The strategy whose result was kept, when it differs (a fallback or a rejected summary). */
   appliedStrategy?: string;
+  /** The request's estimated size before, in tokens. */
   tokensBefore: number;
+  /** Its estimated size after, in tokens (tokensBefore when nothing changed). */
   tokensAfter: number;
+  /** The toolCallIds whose results were replaced by a marker (empty when nothing changed). */
   prunedToolCallIds: string[];
   /** The summary text, when old turns were replaced by one. */
   summary?: string;

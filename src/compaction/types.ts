@@ -27,7 +27,9 @@ export interface CompactionInput {
 export interface CompactionResult {
   /** The new transcript; the input array itself when nothing changed. */
   messages: Message[];
+  /** The request's size before, in tokens (by `estimateTokens`). */
   tokensBefore: number;
+  /** The request's size after, in tokens; the runner measures it again rather than trusting it. */
   tokensAfter: number;
   /** toolCallIds whose results were replaced by a marker. */
   prunedToolCallIds: string[];
@@ -44,7 +46,9 @@ export interface CompactionResult {
  * Strategies must keep every tool call with its result and honour isPinned().
  */
 export interface CompactionStrategy {
+  /** Names the strategy in events, results and errors, e.g. 'prune-tool-results'. */
   readonly name: string;
+  /** Compacts `input.messages` into a new array; may call a model (a summarizer) and may throw. */
   compact(input: CompactionInput): CompactionResult | Promise<CompactionResult>;
   /**
    * What the hook runs instead while summaries are paused, and whose result it keeps when

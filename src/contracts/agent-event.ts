@@ -5,35 +5,52 @@ import type { Usage } from './usage.js';
 
 /** Reported before a compaction runs, inside the step and before the model call. */
 export interface CompactionStartEvent {
+  /** Identifies the event: a compaction is about to run. */
   type: 'compaction.start';
   /** The run and step it happened in (absent for a manual compaction outside a run). */
   runId?: string;
+  /** The step of the run, from 1 (absent for a manual compaction). */
   step?: number;
   /** The strategy that runs ('prune-tool-results' while summaries are paused). */
   strategy: string;
   /** Estimated request size before compaction, in tokens. */
   tokensBefore: number;
+  /** The model's context window in tokens, as the compaction resolved it. */
   contextWindow: number;
+  /** The threshold in tokens: the request is compacted above it, and a summary must bring it under. */
   thresholdTokens: number;
+  /** 'manual' for session.compact(); absent when a run's hook compacted. */
   trigger?: 'manual';
 }
 
 /** Reported once after each compaction.start. */
 export interface CompactionDoneEvent {
+  /** Identifies the event: the compaction announced by the last compaction.start has finished. */
   type: 'compaction.done';
+  /** The run it happened in (absent for a manual compaction outside a run). */
   runId?: string;
+  /** The step of the run, from 1 (absent for a manual compaction). */
   step?: number;
+  /** The strategy that ran. */
   strategy: string;
   /** The strategy whose result was kept, when it differs (a fallback or a rejected summary). */
   appliedStrategy?: string;
+  /** Estimated request size before compaction, in tokens. */
   tokensBefore: number;
+  /** Estimated request size after compaction, in tokens (equal to tokensBefore when nothing changed). */
   tokensAfter: number;
+  /** The toolCallIds whose results were replaced by a marker (empty when none were, or nothing changed). */
   prunedToolCallIds: string[];
   /** True when old turns were replaced by a summary (the text is passed to onCompaction only). */
   summary?: boolean;
-  error?: { message: string };
+  /** What went wrong, when something did (a failed strategy, a rejected summary); the run goes on either way. */
+  error?: {
+    /** The error's message; onCompaction receives the whole LoushoError, with its code. */
+    message: string;
+  };
   /** True when the strategy could not shrink anything. */
   unchanged?: true;
+  /** 'manual' for session.compact(); absent when a run's hook compacted. */
   trigger?: 'manual';
 }
 
@@ -67,49 +84,124 @@ export interface AgentEventMap {}
 
 /** The events the library itself reports. */
 export type BuiltinAgentEvent =
-  | { type: 'run.start'; runId: string }
-  | { type: 'step.start'; runId: string; step: number }
-  | { type: 'text.delta'; runId: string; step: number; text: string }
-  | { type: 'tool.start'; runId: string; step: number; toolCall: ToolCall }
   | {
-      type: 'tool.done';
+      /** Identifies the event: the run began, before its first step. */
+      type: 'run.start';
+      /** The run's id (`run_...`), the same on every event of the run and on result.runId. */
       runId: string;
+    }
+  | {
+      /** Identifies the event: a step began, before its request is built and sent. */
+      type: 'step.start';
+      /** The run's id, as on run.start. */
+      runId: string;
+      /** The step, from 1. */
       step: number;
+    }
+  | {
+      /** Identifies the event: a piece of the reply's text arrived (the model is streamed when the run has listeners). */
+      type: 'text.delta';
+      /** The run's id, as on run.start. */
+      runId: string;
+      /** The step the reply belongs to, from 1. */
+      step: number;
+      /** The new text only; the pieces of a step joined make its reply. */
+      text: string;
+    }
+  | {
+      /** Identifies the event: a tool call is about to run. */
+      type: 'tool.start';
+      /** The run's id, as on run.start. */
+      runId: string;
+      /** The step whose reply made the call, from 1. */
+      step: number;
+      /** The call as the model wrote it: its id, tool name and arguments. */
+      toolCall: ToolCall;
+    }
+  | {
+      /** Identifies the event: a tool call finished, and its result is ready to send. */
+      type: 'tool.done';
+      /** The run's id, as on run.start. */
+      runId: string;
+      /** The step whose reply made the call, from 1. */
+      step: number;
+      /** The id of the call, as on its tool.start. */
       toolCallId: string;
+      /** The name of the tool that was called. */
       toolName: string;
       /** The text sent to the model. */
       result: string;
+      /** True when the tool threw, does not exist or got invalid arguments; `result` then starts with 'Error:'. */
       isError: boolean;
     }
   | {
+      /** Identifies the event: the model replied, and the reply is in the transcript. */
       type: 'step.done';
+      /** The run's id, as on run.start. */
       runId: string;
+      /** The step, from 1. */
       step: number;
+      /** Why the model stopped; 'tool-calls' when the run goes on with another step. */
       finishReason: FinishReason;
+      /** The tokens the provider reported for the reply (result.usage has the run's totals). */
       usage: Usage;
+      /** The reply's text ('' when it only called tools). */
       text: string;
+      /** The tool calls of the reply, in order (empty when it made none). */
       toolCalls: ToolCall[];
     }
   | {
       /** The run stopped before this call until it is approved or rejected (see Tool.needsApproval). */
       type: 'approval.requested';
+      /** The run's id, as on run.start. */
       runId: string;
+      /** The step whose reply made the call, from 1. */
       step: number;
+      /** The id of the call waiting for a decision: the key of its approval. */
       toolCallId: string;
+      /** The name of the tool that was called. */
       toolName: string;
+      /** The arguments the model wrote. */
       arguments: unknown;
     }
   | CompactionStartEvent
   | CompactionDoneEvent
   | RecoveryEvent
-  | { type: 'context.cleared'; sessionId: string }
-  | { type: 'run.done'; runId: string; result: AgentResult }
-  | { type: 'run.error'; runId: string; error: { code?: string; message: string } };
+  | {
+      /** Identifies the event: session.clear() emptied a session's transcript. */
+      type: 'context.cleared';
+      /** The id of the session that was cleared. */
+      sessionId: string;
+    }
+  | {
+      /** Identifies the event: the run ended with a result (finished or waiting for approvals). */
+      type: 'run.done';
+      /** The run's id, as on run.start. */
+      runId: string;
+      /** What the run resolves to. */
+      result: AgentResult;
+    }
+  | {
+      /** Identifies the event: the run failed; the LoushoError it rejects with carries the partial result. */
+      type: 'run.error';
+      /** The run's id, as on run.start. */
+      runId: string;
+      /** What went wrong. */
+      error: {
+        /** The LoushoError code, e.g. 'LOUSHO_LIMIT_EXCEEDED'. */
+        code?: string;
+        /** The error's message. */
+        message: string;
+      };
+    };
 
 /** A recovery from an API error (see core/recovery.ts): what happened and what was done. */
 export interface RecoveryEvent {
+  /** Identifies the event: a model call recovered from an error, or avoided one. */
   type: 'recovery.done';
+  /** The run's id, as on run.start. */
   runId: string;
+  /** The step whose model call recovered, from 1. */
   step: number;
   /**
    * What went wrong: the provider rejected the request as too long ('context-overflow'), it
@@ -120,6 +212,7 @@ export interface RecoveryEvent {
   kind: 'context-overflow' | 'oversized-request' | 'oversized-results' | 'media-too-large' | 'output-truncated';
   /** What the run did about it, in words. */
   action: string;
+  /** Which attempt of this kind within the step it was, from 1. */
   attempt: number;
 }
 

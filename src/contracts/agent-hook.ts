@@ -9,6 +9,7 @@ import type { RunUsage } from './run-usage.js';
 
 /** What a hook sees of the run it is part of. */
 export interface RunContext {
+  /** The run's id, as on its events and result.runId. */
   readonly runId: string;
   /** The current step, from 1. */
   readonly step: number;
@@ -16,7 +17,9 @@ export interface RunContext {
   readonly messages: Message[];
   /** Totals so far, the summarizer's calls included. */
   readonly usage: RunUsage;
+  /** The provider the run calls (its `provider` and `modelId` name the model). */
   readonly provider: LLMProvider;
+  /** The run's abort signal, when it was given one; pass it to any call a hook makes. */
   readonly abortSignal: AbortSignal | undefined;
   /**
    * Counts a model call a hook made (a summarizer's) in the run's usage and limits.
@@ -34,8 +37,11 @@ export interface RunContext {
 
 /** What a hook's recover() receives: the request must get down to `targetTokens`. */
 export interface RecoverContext {
+  /** The request that does not fit; `request.messages` is the run's transcript, changed in place. */
   request: ModelRequest;
+  /** The run the request belongs to. */
   run: RunContext;
+  /** Reports an event; present only when the run has listeners or is streamed. */
   emit?: (event: AgentEvent) => void;
   /** Why: the provider rejected the request as too long, or it would not fit before sending. */
   reason: 'context-overflow' | 'preflight';
@@ -47,6 +53,7 @@ export interface RecoverContext {
 export interface PreGenerateContext {
   /** The request about to be sent. `request.messages` is the run's transcript; change it in place. */
   request: ModelRequest;
+  /** The run the request belongs to. */
   run: RunContext;
   /** Reports an event; present only when the run has listeners or is streamed. */
   emit?: (event: AgentEvent) => void;
@@ -54,9 +61,13 @@ export interface PreGenerateContext {
 
 /** What a postGenerate hook sees: the request that was sent and the reply. */
 export interface PostGenerateContext {
+  /** The request that was sent (after any recovery changed it). */
   request: ModelRequest;
+  /** The model's reply, not yet added to the transcript. */
   response: ModelResponse;
+  /** The run the call belongs to. */
   run: RunContext;
+  /** Reports an event; present only when the run has listeners or is streamed. */
   emit?: (event: AgentEvent) => void;
 }
 

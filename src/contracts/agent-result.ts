@@ -4,14 +4,17 @@ import type { RunUsage } from './run-usage.js';
 
 /** What a run resolves to. */
 export interface AgentResult {
+  /** The run's id, as on its events. */
   runId: string;
   /** The text of the last assistant message. */
   text: string;
   /** The run's transcript, compacted as the run went. */
   messages: Message[];
+  /** Tokens and cost of the whole run, the summarizer's calls included. */
   usage: RunUsage;
   /** Agent steps taken: model calls with purpose 'generate' (a summarizer's calls are not steps). */
   steps: number;
+  /** Why the last model call stopped ('tool-calls' when the run waits for approvals). */
   finishReason: FinishReason;
   /**
    * 'done' when the model answered; 'awaiting_approval' when the run stopped before tool calls
@@ -26,7 +29,9 @@ export interface AgentResult {
 
 /** A tool call a run stopped before, because its tool's `needsApproval` asked for a decision. */
 export interface PendingApproval {
+  /** The id of the call: the key of its decision in `approvals`. */
   toolCallId: string;
+  /** The name of the tool the model called. */
   toolName: string;
   /** The arguments the model wrote. */
   arguments: unknown;

@@ -12,6 +12,7 @@ export interface ModelCall {
   model: string;
   /** 'generate' for the agent's own steps, 'compaction' for a summarizer's call. */
   purpose: 'generate' | 'compaction';
+  /** The tokens the provider reported for the call. */
   usage: Usage;
   /** The step of the run it belongs to, from 1. */
   step: number;
@@ -19,6 +20,7 @@ export interface ModelCall {
   costUsd: number | undefined;
   /** When the call started and ended (ms since the epoch), for its trace span. */
   startTime?: number;
+  /** When the call ended, in ms since the epoch. */
   endTime?: number;
 }
 

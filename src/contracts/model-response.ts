@@ -13,7 +13,9 @@ export interface ModelResponse {
   text: string;
   /** The tool calls of the reply, in order. */
   toolCalls: ToolCall[];
+  /** Why the model stopped. */
   finishReason: FinishReason;
+  /** The tokens the provider reported for the call; a count it did not report is undefined. */
   usage: Usage;
   /** The model that answered, when the provider said so (a dated snapshot, for instance). */
   modelId?: string;
@@ -21,6 +23,25 @@ export interface ModelResponse {
 
 /** One piece of a streamed reply. The stream ends with exactly one `finish` part. */
 export type ModelStreamPart =
-  | { type: 'text-delta'; text: string }
-  | { type: 'tool-call'; toolCall: ToolCall }
-  | { type: 'finish'; finishReason: FinishReason; usage: Usage; modelId?: string };
+  | {
+      /** Marks a piece of the reply's text. */
+      type: 'text-delta';
+      /** The new text only; the pieces joined make the reply's text. */
+      text: string;
+    }
+  | {
+      /** Marks a tool call, complete with its parsed arguments. */
+      type: 'tool-call';
+      /** The call as the model wrote it. */
+      toolCall: ToolCall;
+    }
+  | {
+      /** Marks the end of the reply: the stream's last part. */
+      type: 'finish';
+      /** Why the model stopped. */
+      finishReason: FinishReason;
+      /** The tokens the provider reported for the call. */
+      usage: Usage;
+      /** The model that answered, when the provider said so. */
+      modelId?: string;
+    };

@@ -2,9 +2,13 @@ import type { ModelCall } from './model-call.js';
 
 /** Token and cost totals of one model within a run. */
 export interface ModelUsage {
+  /** Model calls made with this model. */
   calls: number;
+  /** Prompt tokens, cached ones included (a count the provider did not report adds 0). */
   inputTokens: number;
+  /** Reply tokens, reasoning included. */
   outputTokens: number;
+  /** Prompt tokens served from the provider's prompt cache (a part of inputTokens). */
   cachedInputTokens: number;
   /** USD, when the model's price is known. */
   costUsd: number | undefined;
@@ -12,9 +16,13 @@ export interface ModelUsage {
 
 /** Token and cost totals of a run, over every model call (the summarizer's included). */
 export interface RunUsage {
+  /** Prompt tokens, cached ones included (a count the provider did not report adds 0). */
   inputTokens: number;
+  /** Reply tokens, reasoning included. */
   outputTokens: number;
+  /** inputTokens plus outputTokens. */
   totalTokens: number;
+  /** Prompt tokens served from the provider's prompt cache (a part of inputTokens). */
   cachedInputTokens: number;
   /** USD over the calls whose price is known; undefined when none is. */
   costUsd: number | undefined;

@@ -5,7 +5,9 @@
 
 /** One AgentInputItem: a message, a function_call, a function_call_result, or another item (reasoning, hosted tools). */
 export interface AgentsItem {
+  /** The item's kind, e.g. 'message', 'function_call', 'function_call_result'; a message may leave it out. */
   type?: string | undefined;
+  /** A message item's role: 'system', 'user' or 'assistant'. */
   role?: string | undefined;
   [key: string]: unknown;
 }
@@ -25,7 +27,12 @@ export interface AgentsMetadata {
   /** The same, after the last message. */
   after?: unknown[];
   /** Content parts our Message cannot hold (files, audio), with their positions. */
-  parts?: { at: number; part: unknown }[];
+  parts?: {
+    /** Its index among the parts of the original message. */
+    at: number;
+    /** The part as it was, unchanged. */
+    part: unknown;
+  }[];
 }
 
 /** The metadata key of the Agents converters. */

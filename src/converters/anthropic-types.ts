@@ -45,19 +45,29 @@ export type AnthropicContentBlock =
 
 /** One message of a Messages API `messages` array. */
 export interface AnthropicMessageParam {
+  /** Who speaks; tool results are user messages in this API. */
   role: 'user' | 'assistant';
+  /** The text, or content blocks (text, image, tool_use, tool_result, others). */
   content: string | AnthropicContentBlock[];
 }
 
 /** A Messages API transcript: the system prompt apart from the messages. */
 export interface AnthropicTranscript {
+  /** The system prompt, a string or text blocks; absent when the transcript does not start with a system message. */
   system?: string | AnthropicTextBlockParam[];
+  /** The user and assistant messages, in order. */
   messages: AnthropicMessageParam[];
 }
 
 /** What the Anthropic converters keep in `metadata.anthropic`: blocks our Message cannot hold, with their positions. */
 export interface AnthropicMetadata {
-  parts?: { at: number; part: unknown }[];
+  /** Content blocks our Message cannot hold (thinking, documents, server tool blocks), with their positions. */
+  parts?: {
+    /** Its index among the parts of the original message. */
+    at: number;
+    /** The part as it was, unchanged. */
+    part: unknown;
+  }[];
 }
 
 /** The metadata key of the Anthropic converters. */

@@ -73,20 +73,40 @@ export interface ModelToolResultPart {
 
 /** One AI SDK ModelMessage. */
 export type ModelMessageShape =
-  | { role: 'system'; content: string; providerOptions?: ModelProviderOptions }
   | {
-      role: 'user';
-      content: string | (ModelTextPart | ModelImagePart | ModelFilePart)[];
+      /** Marks a system message. */
+      role: 'system';
+      /** The instructions. */
+      content: string;
+      /** Per-provider options; `lousho` carries our message metadata. */
       providerOptions?: ModelProviderOptions;
     }
   | {
+      /** Marks a user message. */
+      role: 'user';
+      /** The text, or text, image and file parts. */
+      content: string | (ModelTextPart | ModelImagePart | ModelFilePart)[];
+      /** Per-provider options; `lousho` carries our message metadata. */
+      providerOptions?: ModelProviderOptions;
+    }
+  | {
+      /** Marks an assistant message. */
       role: 'assistant';
+      /** The text, or its parts: text, files, reasoning, tool calls (and results of provider-executed tools). */
       content:
         | string
         | (ModelTextPart | ModelFilePart | ModelReasoningPart | ModelToolCallPart | ModelToolResultPart)[];
+      /** Per-provider options; `lousho` carries our message metadata. */
       providerOptions?: ModelProviderOptions;
     }
-  | { role: 'tool'; content: ModelToolResultPart[]; providerOptions?: ModelProviderOptions };
+  | {
+      /** Marks a tool message. */
+      role: 'tool';
+      /** The results of tool calls; each becomes one of our ToolMessages. */
+      content: ModelToolResultPart[];
+      /** Per-provider options; `lousho` carries our message metadata. */
+      providerOptions?: ModelProviderOptions;
+    };
 
 /** What the AI SDK converters keep in `metadata.aiSdk`; the rest of the metadata travels as `providerOptions.lousho`. */
 export interface ModelMessageMetadata {
@@ -99,9 +119,15 @@ export interface ModelMessageMetadata {
   /** The tool output type when it was not 'text' or 'content'. */
   output?: 'json' | 'error-json' | 'execution-denied';
   /** Parts our Message cannot hold (reasoning, files, provider-executed tools), with their positions. */
-  parts?: { at: number; part: unknown }[];
+  parts?: {
+    /** Its index among the parts of the original message. */
+    at: number;
+    /** The part as it was, unchanged. */
+    part: unknown;
+  }[];
   /** Parts of the tool message other than tool results (approval responses) just before and after this result. */
   before?: unknown[];
+  /** The same, after this result (set on the tool message's last result). */
   after?: unknown[];
 }
 

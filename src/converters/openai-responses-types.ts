@@ -81,19 +81,37 @@ export type ResponsesInputItem =
 
 /** What the Responses converters keep in `metadata.openaiResponses`. */
 export interface ResponsesMetadata {
+  /** Set when the system message came from a 'developer' message item, so it is written back as one. */
   role?: 'developer';
+  /** The item's id, written back with it. */
   id?: string;
+  /** The item's status, kept when it had an id. */
   status?: ResponsesItemStatus;
   /** An assistant message's phase, which newer models want back. */
   phase?: 'commentary' | 'final_answer';
   /** Item ids, statuses and (when writing them again would differ) argument texts of this message's function_call items, by call_id. */
-  calls?: Record<string, { id?: string; status?: ResponsesItemStatus; arguments?: string }>;
+  calls?: Record<
+    string,
+    {
+      /** The function_call item's id. */
+      id?: string;
+      /** The function_call item's status. */
+      status?: ResponsesItemStatus;
+      /** The arguments text as given, when writing the parsed arguments again would differ. */
+      arguments?: string;
+    }
+  >;
   /** Items our Message cannot hold that came just before this message (reasoning, built-in tool calls). */
   before?: unknown[];
   /** The same, after the last message. */
   after?: unknown[];
   /** Content parts our Message cannot hold, with their positions. */
-  parts?: { at: number; part: unknown }[];
+  parts?: {
+    /** Its index among the parts of the original message. */
+    at: number;
+    /** The part as it was, unchanged. */
+    part: unknown;
+  }[];
 }
 
 /** The metadata key of the Responses converters. */

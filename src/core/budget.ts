@@ -21,13 +21,17 @@ export interface TokenBudgetOptions<M> {
 
 /** What a transcript uses against its budget. */
 export interface BudgetUsage {
+  /** Tokens of the messages: the sum of countTokens over them. */
   usedTokens: number;
+  /** The budget in tokens, the hard limit. */
   budgetTokens: number;
   /** floor(budgetTokens * softThreshold). */
   softLimitTokens: number;
   /** Tokens left before the hard limit (negative when over it). */
   remainingTokens: number;
+  /** True when usedTokens is above softLimitTokens. */
   overSoftLimit: boolean;
+  /** True when usedTokens is above budgetTokens. */
   overHardLimit: boolean;
 }
 
@@ -37,7 +41,9 @@ function checkShare(value: number, name: string): void {
 
 /** Token tracking for one budget. */
 export class TokenBudget<M> {
+  /** The budget in tokens, the hard limit. */
   readonly budgetTokens: number;
+  /** The share of the budget that counts as getting full, in (0, 1]. */
   readonly softThreshold: number;
   readonly #count: (message: M) => number;
 

@@ -29,6 +29,7 @@ export interface MessageAdapter<M> {
 
 /** Options of the core Compactor: the message adapter, the budget, and what to keep. */
 export interface CompactorOptions<M> {
+  /** How to count, render and summarize your message type. */
   adapter: MessageAdapter<M>;
   /** The budget in tokens. */
   budgetTokens: number;
@@ -53,13 +54,17 @@ export type RecoverAction = 'none' | 'drained' | 'summarized';
 export interface RecoverResult<M> {
   /** The new transcript; the input array itself when action is 'none'. */
   messages: M[];
+  /** What was done: 'drained', 'summarized', or 'none' (at or below the soft limit, for one). */
   action: RecoverAction;
+  /** Tokens of the messages before, by adapter.countTokens. */
   tokensBefore: number;
+  /** Tokens of the messages after, by adapter.countTokens. */
   tokensAfter: number;
   /** Messages deleted by stage 1. */
   drainedMessages: number;
   /** Messages folded into the summary by stage 2. */
   summarizedMessages: number;
+  /** The summary text, when action is 'summarized'. */
   summary?: string;
   /** Why the configured summarizer was not used: it threw or returned no text, and the summary is a truncation. */
   error?: LoushoError;
@@ -88,10 +93,15 @@ const NO_CALLS: readonly string[] = [];
  * const { messages, action } = await compactor.recover(history);
  */
 export class Compactor<M> {
+  /** The adapter it was given. */
   readonly adapter: MessageAdapter<M>;
+  /** The budget and soft threshold, counting with the adapter. */
   readonly budget: TokenBudget<M>;
+  /** The newest messages never drained or summarized. */
   readonly tailMessages: number;
+  /** Writes the summary of stage 2. */
   readonly summarizer: Summarizer<M>;
+  /** What stage 1 does with the oldest turns: 'delete' or 'fold'. */
   readonly drain: 'delete' | 'fold';
 
   constructor(options: CompactorOptions<M>) {

@@ -110,6 +110,7 @@ export class LLMSummarizer<M = unknown> implements Summarizer<M> {
     return summaryRequestText(messages.map(toText).join('\n\n'));
   }
 
+  /** Asks the model for the summary; on failure (not an abort) reports onFallback and uses the fallback. */
   async summarize(messages: readonly M[], context: SummarizeContext<M>): Promise<string> {
     try {
       return await summarizeWithModel(this.provider, LLMSummarizer.conversation(messages, context.toText), {

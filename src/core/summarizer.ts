@@ -6,6 +6,7 @@ import { configError, LoushoError } from '../errors/lousho-error.js';
 export interface SummarizeContext<M> {
   /** Renders one message as text. */
   toText: (message: M) => string;
+  /** The caller's abort signal; pass it to any model call. */
   abortSignal?: AbortSignal | undefined;
   /** Called after each model call the summarizer makes. */
   onModelCall?: ((call: ReportedModelCall) => void) | undefined;
@@ -13,6 +14,7 @@ export interface SummarizeContext<M> {
 
 /** Turns the messages being compacted into the text of one summary. */
 export interface Summarizer<M = unknown> {
+  /** Resolves to the summary text; an empty one counts as a failure. */
   summarize(messages: readonly M[], context: SummarizeContext<M>): Promise<string>;
 }
 
@@ -30,6 +32,7 @@ export const DEFAULT_TRUNCATE_MAX_CHARS = 500;
  * gone for good.
  */
 export class TruncatingSummarizer<M = unknown> implements Summarizer<M> {
+  /** The most characters a summary keeps (default 500). */
   readonly maxChars: number;
 
   constructor(options: { maxChars?: number } = {}) {
@@ -40,6 +43,7 @@ export class TruncatingSummarizer<M = unknown> implements Summarizer<M> {
     this.maxChars = maxChars;
   }
 
+  /** The messages' text, one per line, cut to maxChars. */
   async summarize(messages: readonly M[], context: SummarizeContext<M>): Promise<string> {
     const text = messages.map((m) => context.toText(m)).join('\n');
     return text.length > this.maxChars ? text.slice(0, this.maxChars) : text;

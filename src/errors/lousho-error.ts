@@ -74,6 +74,7 @@ export type LoushoErrorCode =
 
 /** What a LoushoError carries besides its code and message. */
 export interface LoushoErrorOptions {
+  /** What caused it (the provider's error, the value a tool threw); becomes `error.cause`. */
   cause?: unknown;
   /** True when repeating the same call later may succeed (rate limits, server errors). */
   isRetryable?: boolean;
@@ -85,10 +86,15 @@ export interface LoushoErrorOptions {
 
 /** The serialisable form of a {@link LoushoError}, e.g. for storing it with a session. */
 export interface SerializedLoushoError {
+  /** Always 'LoushoError', to tell it from other stored errors. */
   name: 'LoushoError';
+  /** The error's stable code. */
   code: LoushoErrorCode;
+  /** What was wrong and how to fix it. */
   message: string;
+  /** True when repeating the same call later may succeed. */
   isRetryable: boolean;
+  /** Structured facts about the failure, when there are any. */
   details?: Record<string, unknown>;
 }
 
@@ -102,11 +108,15 @@ export interface SerializedLoushoError {
  * }
  */
 export class LoushoError extends Error {
+  /** The stable code to match on, e.g. 'LOUSHO_RATE_LIMITED'. */
   readonly code: LoushoErrorCode;
+  /** True when repeating the same call later may succeed (rate limits, server errors). */
   readonly isRetryable: boolean;
+  /** Structured facts about the failure, e.g. `{ option: 'thresholdPercent' }`; undefined when none. */
   readonly details: Record<string, unknown> | undefined;
   /** What a run had done when it failed (an AgentResult), when the error ended a run. */
   readonly partialResult: unknown;
+  /** Marks the instance for isInstance(), which works across copies of the package. */
   readonly [MARKER] = true;
 
   constructor(code: LoushoErrorCode, message: string, options: LoushoErrorOptions = {}) {
@@ -123,6 +133,7 @@ export class LoushoError extends Error {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
   }
 
+  /** The code, message, isRetryable and details (not the cause or partial result), for JSON.stringify. */
   toJSON(): SerializedLoushoError {
     return {
       name: 'LoushoError',

@@ -23,14 +23,17 @@ import { runToolStep } from './tool-step.js';
 
 /** What the executor needs of an agent: its instructions and settings (an Agent from createAgent() fits). */
 export interface AgentDefinition {
+  /** The agent's name, given to the run's trace span. */
   name?: string;
   /** The system prompt. */
   instructions?: string;
+  /** Budgets of each run (steps, tokens, cost); reaching one ends it with LOUSHO_LIMIT_EXCEEDED. */
   limits?: AgentLimits;
   /** When set, the final answer must be JSON matching this schema. */
   outputSchema?: JSONSchema;
   /** maxOutputTokens of each model call. */
   maxOutputTokens?: number;
+  /** Sampling temperature of each model call; the provider's default when absent. */
   temperature?: number;
 }
 
@@ -43,13 +46,19 @@ export type AgentInput = string | Message | Message[];
 
 /** Everything one run needs. */
 export interface ExecuteParams {
+  /** The instructions and settings to run with. */
   agent: AgentDefinition;
+  /** What the run starts from: a user message, a message, or a transcript to continue. */
   input: AgentInput;
+  /** The model every step calls. */
   provider: LLMProvider;
+  /** The tools the model may call; none when absent. */
   toolRegistry?: ToolRegistry;
+  /** The hooks that run around each model call (compaction, for one); none when absent. */
   hooks?: HookRegistry;
   /** Receives every event of the run. */
   onEvent?: AgentEventListener | AgentEventListener[];
+  /** Ends the run with LOUSHO_ABORTED as soon as it fires. */
   abortSignal?: AbortSignal;
   /** Decisions on calls a run stopped before (result.pendingApprovals), by toolCallId; see AgentResult.status. */
   approvals?: Readonly<Record<string, ToolApproval>>;

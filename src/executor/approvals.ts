@@ -4,21 +4,52 @@ import type { Message, ToolCall, ToolMessage } from '../messages/types.js';
  * A decision on a call that waits for approval: `true` runs it, `false` (or `{ approved: false,
  * reason }`) gives the model an error result saying it was rejected, with the reason.
  */
-export type ToolApproval = boolean | { approved: boolean; reason?: string };
+export type ToolApproval =
+  | boolean
+  | {
+      /** True runs the call; false gives the model an error result instead. */
+      approved: boolean;
+      /** Why it was rejected, added to the error result the model reads. */
+      reason?: string;
+    };
 
 /**
  * A point of a run where durable state can be saved; ExecuteParams.onCheckpoint awaits each
  * (a session writes its checkpoints there). `messages` is the run's live transcript.
  */
 export type RunCheckpoint =
-  /** The model's reply was added to the transcript. */
-  | { kind: 'reply'; step: number; messages: readonly Message[] }
-  /** These tool calls are about to run. */
-  | { kind: 'tools.start'; step: number; toolCalls: readonly ToolCall[] }
-  /** One call has its result (before the step's other calls may have theirs). */
-  | { kind: 'tool.result'; step: number; message: ToolMessage }
-  /** Every call of the step has its result, and the results are in the transcript in call order. */
-  | { kind: 'tools.done'; step: number; messages: readonly Message[] };
+  | {
+      /** The model's reply was added to the transcript. */
+      kind: 'reply';
+      /** The step, from 1. */
+      step: number;
+      /** The run's transcript, the reply last. */
+      messages: readonly Message[];
+    }
+  | {
+      /** These tool calls are about to run. */
+      kind: 'tools.start';
+      /** The step whose reply made the calls, from 1. */
+      step: number;
+      /** The calls about to run (not those rejected or waiting for approval). */
+      toolCalls: readonly ToolCall[];
+    }
+  | {
+      /** One call has its result (before the step's other calls may have theirs). */
+      kind: 'tool.result';
+      /** The step whose reply made the call, from 1. */
+      step: number;
+      /** The call's result, not yet in the transcript. */
+      message: ToolMessage;
+    }
+  | {
+      /** Every call of the step has its result, and the results are in the transcript in call order. */
+      kind: 'tools.done';
+      /** The step whose reply made the calls, from 1. */
+      step: number;
+      /** The run's transcript, the results last. */
+      messages: readonly Message[];
+    };
 
 /** The decision `approval` stands for. */
 export function approvalDecision(approval: ToolApproval): { approved: boolean; reason?: string } {

@@ -35,6 +35,7 @@ export class HookRegistry {
     return at >= 0;
   }
 
+  /** True when a hook of that name is registered. */
   has(name: string): boolean {
     return this.#hooks.some((h) => h.name === name);
   }

@@ -81,14 +81,17 @@ export class ToolRegistry {
     return this;
   }
 
+  /** The tool named `name`, or undefined. */
   get(name: string): AnyTool | undefined {
     return this.#tools.get(name);
   }
 
+  /** Every tool, in the order they were registered. */
   list(): AnyTool[] {
     return [...this.#tools.values()];
   }
 
+  /** How many tools are registered. */
   get size(): number {
     return this.#tools.size;
   }

@@ -4,6 +4,7 @@ import { configError } from '../errors/lousho-error.js';
 
 /** The Standard Schema interface (standardschema.dev) that zod 4, valibot and arktype implement. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  /** The validator's Standard Schema properties, under the key the spec reserves. */
   readonly '~standard': StandardSchemaProps<Input, Output>;
 }
 
@@ -43,9 +44,13 @@ export interface ToolContext {
  * resumed session run a call again that a crash interrupted.
  */
 export interface Tool<Args = unknown, Result = unknown> {
+  /** The name the model calls it by: 1-64 letters, digits, '_' or '-', unique among the agent's tools. */
   name: string;
+  /** What the tool does and when to use it, sent to the model. */
   description?: string;
+  /** The arguments' schema: a Standard Schema validator (zod 4, valibot, arktype) or a JSON Schema. */
   parameters: StandardSchemaV1<unknown, Args> | JSONSchema;
+  /** Runs the call with its validated arguments; the value returned (or the error thrown) is what the model reads. */
   execute(args: Args, context: ToolContext): Result | Promise<Result>;
   /**
    * Ask before running: true for every call, or a function of the (valid) arguments. A run that
@@ -73,6 +78,7 @@ interface ToolExtras<Args> {
  * tool of any argument type fits where a Tool<unknown> is expected, as execute() does.)
  */
 export type ApprovalCheck<Args> = {
+  /** Resolves to true when the call must wait for approval. */
   check(args: Args, context: ToolContext): boolean | Promise<boolean>;
 }['check'];
 

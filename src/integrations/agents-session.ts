@@ -5,11 +5,15 @@ import type { AgentsItem } from '../converters/agents-items-types.js';
  * structural type: any of its sessions (MemorySession, OpenAIConversationsSession, ...) fits.
  */
 export interface AgentsSession<I extends AgentsItem = AgentsItem> {
+  /** The session's id. */
   getSessionId(): Promise<string>;
   /** The most recent `limit` items (all without it), oldest first. */
   getItems(limit?: number): Promise<I[]>;
+  /** Appends items to the history, in order. */
   addItems(items: I[]): Promise<void>;
+  /** Removes the newest item and resolves to it (undefined when the history is empty). */
   popItem(): Promise<I | undefined>;
+  /** Deletes the whole history. */
   clearSession(): Promise<void>;
   /** Optional in the SDK: rewrites a stored item before it is sent to the model. */
   prepareHistoryItemForModelInput?(item: I): I;
@@ -50,9 +54,14 @@ export function forwardOptionalMethods(wrapper: object, inner: object): void {
 
 /** The usage a session's runCompaction() reports to the Agents SDK's runner (its RequestUsage fields). */
 export interface AgentsCompactionUsage {
+  /** Prompt tokens of the summarizer's calls since the last report (an unreported count adds 0). */
   inputTokens: number;
+  /** Reply tokens of those calls. */
   outputTokens: number;
+  /** inputTokens plus outputTokens. */
   totalTokens: number;
+  /** Breakdown of inputTokens the SDK's RequestUsage has room for; always empty here. */
   inputTokensDetails: Record<string, number>;
+  /** Breakdown of outputTokens the SDK's RequestUsage has room for; always empty here. */
   outputTokensDetails: Record<string, number>;
 }

@@ -76,7 +76,10 @@ export class CompactingSession<I extends AgentsItem = AgentsItem> implements Age
    * is above the threshold, or whatever its size with `force: true`. Resolves to the usage
    * of the summarizer's calls, for the run's totals, or null when there were none.
    */
-  async runCompaction(args?: { force?: boolean }): Promise<{ usage: AgentsCompactionUsage } | null> {
+  async runCompaction(args?: { force?: boolean }): Promise<{
+    /** The usage of the summarizer's calls since the last report. */
+    usage: AgentsCompactionUsage;
+  } | null> {
     if (args?.force === true) {
       await this.compact();
       return null;

@@ -5,28 +5,54 @@ import { type PromptMessage, PromptMessages } from './model-prompt.js';
 
 /** What the middleware reads of a language-model call's options (v2 and v3). */
 export interface AISDKCallOptionsShape {
+  /** The whole conversation the call sends, as the AI SDK's prompt messages. */
   prompt: PromptMessage[];
-  tools?: { type: string; name: string; description?: string; inputSchema?: unknown }[];
-  responseFormat?: { type: string; schema?: unknown };
+  /** The tools sent with the call, counted in the request's size. */
+  tools?: {
+    /** 'function', or the kind of a provider-defined tool. */
+    type: string;
+    /** The tool's name. */
+    name: string;
+    /** The tool's description. */
+    description?: string;
+    /** The JSON Schema of the tool's arguments. */
+    inputSchema?: unknown;
+  }[];
+  /** The answer's format; a 'json' one with a schema is counted in the request's size. */
+  responseFormat?: {
+    /** 'text' or 'json'. */
+    type: string;
+    /** The JSON Schema of a 'json' answer. */
+    schema?: unknown;
+  };
+  /** The call's abort signal, passed to a summarizer. */
   abortSignal?: AbortSignal;
 }
 
 /** A language-model middleware for the AI SDK's wrapLanguageModel (ai 5 and 6). */
 export interface CompactionMiddleware {
+  /** The version of the AI SDK's middleware interface it implements. */
   readonly specificationVersion: 'v3';
+  /** Compacts the call's prompt when the request is over the threshold; resolves to the params to send. */
   transformParams<T extends AISDKCallOptionsShape>(options: {
     type: 'generate' | 'stream';
     params: T;
     model: { modelId: string };
   }): Promise<T>;
-  wrapGenerate<R extends { usage: AISDKUsageShape }>(options: {
-    doGenerate: () => PromiseLike<R>;
-    params: object;
-  }): Promise<R>;
-  wrapStream<R extends { stream: ReadableStream<unknown> }>(options: {
-    doStream: () => PromiseLike<R>;
-    params: object;
-  }): Promise<R>;
+  /** Runs the call and reports its prompt tokens, which calibrate the next estimate. */
+  wrapGenerate<
+    R extends {
+      /** The call's usage, whose prompt tokens are read. */
+      usage: AISDKUsageShape;
+    },
+  >(options: { doGenerate: () => PromiseLike<R>; params: object }): Promise<R>;
+  /** Runs the call and reports the prompt tokens of its stream's finish part, passing every part on. */
+  wrapStream<
+    R extends {
+      /** The stream of parts, read for its finish part. */
+      stream: ReadableStream<unknown>;
+    },
+  >(options: { doStream: () => PromiseLike<R>; params: object }): Promise<R>;
 }
 
 function toolDefinitions(tools: AISDKCallOptionsShape['tools']): ToolDefinition[] | undefined {

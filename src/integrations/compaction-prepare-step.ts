@@ -4,10 +4,25 @@ import { type PromptMessage, PromptMessages } from './model-prompt.js';
 
 /** What the helper reads of prepareStep's argument (ai 5 and 6). */
 export interface PrepareStepOptionsShape<M extends PromptMessage> {
+  /** The messages the step is about to send, the whole conversation so far. */
   messages: M[];
+  /** The number of the step about to run, as the AI SDK counts it. */
   stepNumber: number;
-  steps: readonly { usage: { inputTokens?: number | undefined } }[];
-  model: string | { modelId: string };
+  /** The steps done so far; the last one's usage calibrates the estimate. */
+  steps: readonly {
+    /** The step's usage. */
+    usage: {
+      /** Its prompt tokens, when the provider reported them. */
+      inputTokens?: number | undefined;
+    };
+  }[];
+  /** The step's model, as an id or a model object. */
+  model:
+    | string
+    | {
+        /** The model's id, which picks the token counter and window. */
+        modelId: string;
+      };
 }
 
 /**
@@ -30,7 +45,15 @@ export function compactionPrepareStep(options: FrameworkCompactionOptions = {}) 
   const pool = new ConversationPool<PromptMessage>(options, 'AI SDK');
   const prompts = new WeakMap<object, PromptMessages>();
   const lastStep = new WeakMap<object, number>();
-  return async <M extends PromptMessage>(step: PrepareStepOptionsShape<M>): Promise<{ messages: M[] } | undefined> => {
+  return async <M extends PromptMessage>(
+    step: PrepareStepOptionsShape<M>,
+  ): Promise<
+    | {
+        /** The compacted messages to send instead. */
+        messages: M[];
+      }
+    | undefined
+  > => {
     const conversation = pool.pick(step.messages);
     const prompt = prompts.get(conversation) ?? new PromptMessages('model-messages');
     prompts.set(conversation, prompt);

@@ -4,7 +4,9 @@ import type { Message, ToolMessage } from './types.js';
 export interface TranscriptRepair {
   /** Index of the message concerned, in the input. */
   index: number;
+  /** What was done; `description` says it in words. */
   change: 'dropped-orphan-result' | 'dropped-duplicate-result' | 'added-missing-result' | 'renamed-duplicate-call';
+  /** The id of the tool call concerned (for a renamed call, its id before the renaming). */
   toolCallId: string;
   /** What was done, in words. */
   description: string;
@@ -26,7 +28,12 @@ export const MISSING_RESULT_TEXT = 'Error: no result was recorded for this tool 
  * const { messages, changes } = repairTranscript(imported);
  * for (const c of changes) console.warn(`messages[${c.index}]: ${c.description}`);
  */
-export function repairTranscript(messages: readonly Message[]): { messages: Message[]; changes: TranscriptRepair[] } {
+export function repairTranscript(messages: readonly Message[]): {
+  /** The repaired transcript, a new array. */
+  messages: Message[];
+  /** Every change made, in order; empty when the transcript already paired. */
+  changes: TranscriptRepair[];
+} {
   const changes: TranscriptRepair[] = [];
   const out: Message[] = [];
   const made = new Set<string>();

@@ -7,6 +7,7 @@ import type { Message } from './types.js';
  * its own (`'message'`).
  */
 export interface Turn {
+  /** 'assistant' for a message that called tools with its results; 'message' for any other message. */
   kind: 'assistant' | 'message';
   /** Index of the turn's first message. */
   start: number;
@@ -61,7 +62,7 @@ export function groupTurnsWith<M>(messages: readonly M[], access: TurnAccess<M>)
 }
 
 /**
- * Groups a transcript into turns (see {@link groupTurnsWith}): an assistant turn is an
+ * Groups a transcript into turns (see {@link Turn}): an assistant turn is an
  * assistant message that called tools together with every result of those calls.
  */
 export function groupTurns(messages: readonly Message[]): Turn[] {

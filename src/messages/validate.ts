@@ -179,8 +179,8 @@ export function validateMessageShapes(value: unknown): asserts value is Message[
 }
 
 /**
- * Validates a transcript where it enters the library: every message's shape (see
- * {@link validateMessage}) and every tool call with exactly one result after it. Throws
+ * Validates a transcript where it enters the library: every message's shape (role,
+ * content, tool calls and results as the Message types describe them) and every tool call with exactly one result after it. Throws
  * LOUSHO_MESSAGE_INVALID naming the index and how to fix it; nothing reaches a provider
  * that would answer with an opaque 400.
  */

@@ -39,9 +39,13 @@ export const TOOL_FRAMING_TOKENS = 8;
 
 /** What {@link estimateTokens} reads of a request: a ModelRequest fits. */
 export interface TokenEstimateRequest {
+  /** The model id, which picks the tokenizer, image formula and overhead (o200k and OpenAI's when unknown). */
   model?: string;
+  /** The transcript, each message counted with its framing. */
   messages: readonly Message[];
+  /** The tool definitions sent with it, counted as their JSON. */
   tools?: readonly ToolDefinition[];
+  /** The schema of a structured answer, counted as its JSON. */
   outputSchema?: JSONSchema;
 }
 

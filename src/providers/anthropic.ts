@@ -56,7 +56,7 @@ const nonEmpty = (value: string | undefined): string | undefined =>
 /**
  * Anthropic's Messages API through the official SDK (loaded on the first call). Returns a
  * factory of providers by model id; they share one client. The SDK's own retries are off:
- * rate limits and server errors are retried by {@link withRetries} with `options.retry`.
+ * rate limits and server errors are retried by the library's own retry loop, with `options.retry`.
  *
  * @example
  * const provider = createAnthropic({ maxOutputTokens: 8192 })('claude-sonnet-4-5');

@@ -50,6 +50,7 @@ function completeLines(text: string): { entries: string[]; bytes: number } {
  * const session = agent.session({ id: 'ticket-42', store: new FileSessionStore({ dir: './sessions' }) });
  */
 export class FileSessionStore implements SessionStore {
+  /** The folder the sessions' files are kept in, as given. */
   readonly dir: string;
   readonly description: string;
   readonly #fsync: boolean;

@@ -10,6 +10,7 @@ import { checkId, conflict, guarded, NotWrittenHere } from './store-errors.js';
  * Every read and write of the store is one script, so each is atomic on the server.
  */
 export interface KVClient {
+  /** Runs a Lua script on the server with `numKeys` keys first in `keysAndArgs`, then its arguments. */
   eval(script: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
 }
 
@@ -50,6 +51,7 @@ function notOurs(error: unknown): unknown {
  */
 export class KVSessionStore implements SessionStore {
   readonly #client: KVClient;
+  /** What every key of the store starts with ('lousho:session:' by default). */
   readonly prefix: string;
   readonly description: string;
 

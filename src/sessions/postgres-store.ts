@@ -7,7 +7,17 @@ import { checkId, conflict, guarded, NotWrittenHere } from './store-errors.js';
 
 /** The part of a `pg` Pool (or Client) this store uses. */
 export interface PostgresPool {
-  query(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
+  /** Runs one SQL statement with `$1`-style parameters. */
+  query(
+    text: string,
+    params?: unknown[],
+  ): Promise<{
+    /** The rows returned, by column name. */
+    rows: Record<string, unknown>[];
+    /** How many rows the statement inserted, updated or returned; null when the driver does not say. */
+    rowCount: number | null;
+  }>;
+  /** Closes the pool; close() calls it only for a pool the store made itself. */
   end?(): Promise<void>;
 }
 

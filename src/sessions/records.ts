@@ -20,8 +20,11 @@ export interface SessionCheckpoint {
 
 /** A tool call a turn stopped before, waiting for session.approve() or session.reject(). */
 export interface RecordedApproval {
+  /** The id of the call waiting for a decision. */
   toolCallId: string;
+  /** The name of the tool called. */
   toolName: string;
+  /** The arguments the model wrote. */
   arguments: unknown;
 }
 

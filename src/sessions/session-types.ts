@@ -15,25 +15,37 @@ export type SessionStatus = 'idle' | 'running' | 'turn_pending' | 'awaiting_appr
 
 /** Options of one session turn. */
 export interface SessionTurnOptions {
+  /** Ends the turn's run with LOUSHO_ABORTED as soon as it fires; the turn is left pending (resume() or cancelPending()). */
   abortSignal?: AbortSignal;
+  /** Receives this turn's events, besides the session's own listeners. */
   onEvent?: AgentEventListener;
 }
 
 /** What session.compact() takes; every field falls back to the session's compaction settings. */
 export interface SessionCompactOptions {
+  /** The strategy to run; else the session's, else pruneToolResultsStrategy(). */
   strategy?: CompactionStrategy;
+  /** The newest messages that fit in this many tokens stay as they are (at most half the threshold). */
   protectedTokens?: number;
+  /** Share of the window a summary must get the transcript under, in (0, 1]. */
   thresholdPercent?: number;
+  /** Context window in tokens; looked up for the agent's model when absent. */
   contextWindow?: number;
 }
 
 /** What session.compact() resolves to. */
 export interface SessionCompactResult {
+  /** How many messages the saved transcript had before. */
   messagesBefore: number;
+  /** How many it has now. */
   messagesAfter: number;
+  /** Estimated size of the transcript as a request before, in tokens (0 for an empty session). */
   tokensBefore: number;
+  /** Estimated size after, in tokens (tokensBefore when nothing changed). */
   tokensAfter: number;
+  /** The strategy that ran. */
   strategy: string;
+  /** What went wrong (a LoushoError with a code), when something did; the transcript is then kept as it was or the fallback's. */
   error?: Error;
 }
 

@@ -37,6 +37,7 @@ import type { SessionStore } from './store.js';
  * }
  */
 export class Session {
+  /** The session's id in its store. */
   readonly id: string;
   readonly #log: SessionLog;
   readonly #runner: SessionRunner;

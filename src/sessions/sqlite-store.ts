@@ -17,7 +17,9 @@ interface Statement {
 
 /** The part of a better-sqlite3 Database this store uses. */
 export interface SqliteDatabase {
+  /** Compiles one SQL statement to run with parameters. */
   prepare(sql: string): Statement;
+  /** Runs SQL without parameters (the store sets its PRAGMAs with it). */
   exec(sql: string): unknown;
 }
 

@@ -13,6 +13,7 @@ export interface SessionLogRead {
 
 /** What acquire() found: the lease is now `holder`'s, or someone else's until `expiresAt`. */
 export interface LeaseState {
+  /** True when the caller holds the lease now; false when another holder's lease has not run out. */
   acquired: boolean;
   /** The holder of the lease now (the caller's id when acquired). */
   holder: string;

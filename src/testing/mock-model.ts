@@ -10,15 +10,21 @@ import { abortableDelay } from '../providers/retry.js';
 
 /** One scripted tool call; `id` is generated when absent. */
 export interface MockToolCall {
+  /** The call's id; a generated `call_...` id when absent. */
   id?: string;
+  /** The name of the tool called. */
   name: string;
+  /** The parsed arguments; {} when absent. */
   arguments?: unknown;
 }
 
 /** One scripted reply. */
 export interface MockReply {
+  /** The reply's text; '' when absent. */
   text?: string;
+  /** The tool calls the reply makes, in order. */
   toolCalls?: MockToolCall[];
+  /** Why the reply stopped; 'tool-calls' when it makes calls, else 'stop', when absent. */
   finishReason?: FinishReason;
   /** The usage to report; by default the request's estimated size and the reply's token count. */
   usage?: Partial<Usage>;

@@ -58,20 +58,57 @@ export type { LLMProvider, ModelSpec } from './contracts/llm-provider.js';
 export type { ModelCall, ReportedModelCall } from './contracts/model-call.js';
 export type { ModelRequest } from './contracts/model-request.js';
 export type { FinishReason, ModelResponse, ModelStreamPart } from './contracts/model-response.js';
+export type { RequestBudget, SizedRequest, WindowQuery, WindowSource } from './contracts/request-budget.js';
 export type { ModelUsage, RunUsage } from './contracts/run-usage.js';
 export type { ToolDefinition } from './contracts/tool-definition.js';
 export type { Usage } from './contracts/usage.js';
 // Converters: other libraries' transcripts to our messages and back.
 export type { AgentsItem, AgentsMetadata } from './converters/agents-items-types.js';
-export type { AnthropicMessageParam, AnthropicMetadata, AnthropicTranscript } from './converters/anthropic-types.js';
+export type {
+  AnthropicContentBlock,
+  AnthropicImageBlockParam,
+  AnthropicImageMediaType,
+  AnthropicMessageParam,
+  AnthropicMetadata,
+  AnthropicOtherBlock,
+  AnthropicTextBlockParam,
+  AnthropicToolResultBlockParam,
+  AnthropicToolUseBlockParam,
+  AnthropicTranscript,
+} from './converters/anthropic-types.js';
 export { fromAgentsItems } from './converters/from-agents-items.js';
 export { fromAnthropic } from './converters/from-anthropic.js';
 export { fromModelMessages } from './converters/from-model-messages.js';
 export { fromOpenAIChat } from './converters/from-openai-chat.js';
 export { fromOpenAIResponses } from './converters/from-openai-responses.js';
-export type { ModelMessageMetadata, ModelMessageShape } from './converters/model-message-types.js';
-export type { OpenAIChatMessage, OpenAIChatMetadata } from './converters/openai-chat-types.js';
-export type { ResponsesInputItem, ResponsesMetadata } from './converters/openai-responses-types.js';
+export type {
+  ModelFilePart,
+  ModelImagePart,
+  ModelMessageMetadata,
+  ModelMessageShape,
+  ModelProviderOptions,
+  ModelReasoningPart,
+  ModelTextPart,
+  ModelToolCallPart,
+  ModelToolResultPart,
+} from './converters/model-message-types.js';
+export type {
+  OpenAIChatAssistantMessage,
+  OpenAIChatMessage,
+  OpenAIChatMetadata,
+  OpenAIChatSystemMessage,
+  OpenAIChatToolMessage,
+  OpenAIChatUserMessage,
+} from './converters/openai-chat-types.js';
+export type {
+  ResponsesFunctionCall,
+  ResponsesFunctionCallOutput,
+  ResponsesInputItem,
+  ResponsesItemStatus,
+  ResponsesMessageItem,
+  ResponsesMetadata,
+  ResponsesOtherItem,
+} from './converters/openai-responses-types.js';
 export { toAgentsItems } from './converters/to-agents-items.js';
 export { toAnthropic } from './converters/to-anthropic.js';
 export type { ToModelMessagesOptions } from './converters/to-model-messages.js';
@@ -102,6 +139,7 @@ export { ToolRegistry } from './executor/tool-registry.js';
 // Compaction inside other frameworks' loops.
 export type { AgentsCompactionUsage, AgentsSession } from './integrations/agents-session.js';
 export { AgentsStoreSession } from './integrations/agents-store-session.js';
+export type { AISDKUsageShape } from './integrations/ai-sdk-usage.js';
 export type { CompactingSessionOptions } from './integrations/compacting-session.js';
 export { CompactingSession, compactingSession } from './integrations/compacting-session.js';
 export type { AISDKCallOptionsShape, CompactionMiddleware } from './integrations/compaction-middleware.js';

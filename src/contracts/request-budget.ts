@@ -16,7 +16,14 @@ export interface WindowQuery {
    * name and setting (e.g. 'Compaction', 'compaction.contextWindow') and the function that
    * warns once per feature.
    */
-  feature?: { name: string; setting: string; warn: (key: string, message: string) => void };
+  feature?: {
+    /** The feature's name as the warning gives it, e.g. 'Compaction'. */
+    name: string;
+    /** The setting the warning tells the user to set, e.g. 'compaction.contextWindow'. */
+    setting: string;
+    /** Called with a key (`fallback:<model>`) and the warning text; it should say each key only once. */
+    warn: (key: string, message: string) => void;
+  };
   /**
    * What to do when no source knows the window: 'assume' takes 128,000 tokens and warns
    * once (the default), 'none' resolves to undefined.
@@ -50,6 +57,10 @@ export interface RequestBudget {
    * also remembered as the run's window for the features that have none (the preflight).
    */
   contextWindow(query?: WindowQuery & { unknown?: 'assume' }): Promise<number>;
+  /**
+   * The same lookup with `unknown: 'none'`: no 128,000 fallback and no warning; when no source
+   * knows the window, the window learned from an overflow, else undefined.
+   */
   contextWindow(query: WindowQuery & { unknown: 'none' }): Promise<number | undefined>;
   /** Records the window a provider stated in an overflow error; it caps every later lookup of the run. */
   learnWindow(limit: number): void;

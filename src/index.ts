@@ -82,6 +82,8 @@ export { fromModelMessages } from './converters/from-model-messages.js';
 export { fromOpenAIChat } from './converters/from-openai-chat.js';
 export { fromOpenAIResponses } from './converters/from-openai-responses.js';
 export type {
+  JSONObject,
+  JSONValue,
   ModelFilePart,
   ModelImagePart,
   ModelMessageMetadata,
@@ -90,24 +92,33 @@ export type {
   ModelReasoningPart,
   ModelTextPart,
   ModelToolCallPart,
+  ModelToolResultContent,
+  ModelToolResultOutput,
   ModelToolResultPart,
 } from './converters/model-message-types.js';
 export type {
   OpenAIChatAssistantMessage,
+  OpenAIChatImagePart,
   OpenAIChatMessage,
   OpenAIChatMetadata,
   OpenAIChatSystemMessage,
+  OpenAIChatTextPart,
+  OpenAIChatToolCall,
   OpenAIChatToolMessage,
   OpenAIChatUserMessage,
 } from './converters/openai-chat-types.js';
 export type {
   ResponsesFunctionCall,
   ResponsesFunctionCallOutput,
+  ResponsesInputImage,
   ResponsesInputItem,
+  ResponsesInputText,
   ResponsesItemStatus,
   ResponsesMessageItem,
   ResponsesMetadata,
   ResponsesOtherItem,
+  ResponsesOtherPart,
+  ResponsesOutputText,
 } from './converters/openai-responses-types.js';
 export { toAgentsItems } from './converters/to-agents-items.js';
 export { toAnthropic } from './converters/to-anthropic.js';

@@ -120,7 +120,7 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
     };
     const next = sizes.next;
     // A strategy that summarizes goes to the low-water mark when pruning alone would free too little.
-    const deeper = running === strategy && !folds ? sizes.deeper : undefined;
+    const deeper = running === strategy ? sizes.deeper : undefined;
     const outcome = await runCompaction({
       strategy: running,
       fallback: only ?? fallback,

@@ -32,12 +32,16 @@ export interface PruneOptions {
   minGainRatio?: number;
   /** Adds to each marker how to bring the result back (set by the hook when it offers recall_tool_result). */
   recallNote?: (toolCallId: string) => string;
-  /** Only results at or after this index are pruned (the hook's per-step prune looks at the newly read ones). */
+  /**
+   * Only results at or after this index are pruned (the hook's per-step prune looks at the newly read ones).
+   * @internal
+   */
   from?: number;
   /**
    * Digest markers: the names the transcript shows before `from` (the hook keeps them between
    * its per-step prunes). Extended with what this prune walks past; a digest leaves out what
    * the request already shows.
+   * @internal
    */
   shownNames?: Set<string>;
 }

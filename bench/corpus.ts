@@ -4,12 +4,13 @@
  * tool calls and tool_call_id; drops every `extra` field and the final `exit` message.
  * Nothing from the corpus is copied into the project.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import type { ToolDefinition } from '../src/contracts/tool-definition.js';
 import { parseToolArguments } from '../src/messages/tool-arguments.js';
 import type { Message } from '../src/messages/types.js';
+import { corpusDir, corpusFiles } from '../src/test-support/corpus.js';
+
+export { corpusDir } from '../src/test-support/corpus.js';
 
 /** The one tool of mini-swe-agent's tool-calling mode, as the model was given it. */
 export const BASH_TOOL: ToolDefinition = {
@@ -79,18 +80,7 @@ export function readTrajectory(path: string): Trajectory {
   return { id: raw.instance_id, messages, calls };
 }
 
-/** The corpus folder: $LOUSHO_CORPUS, else ../shared/corpus/trajectories-raw beside the checkout. */
-export function corpusDir(): string | undefined {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [process.env.LOUSHO_CORPUS, resolve(here, '../../shared/corpus/trajectories-raw')];
-  return candidates.find((p): p is string => p !== undefined && existsSync(p));
-}
-
 /** Every trajectory of the corpus, sorted by file name. */
 export function readCorpus(dir = corpusDir()): Trajectory[] {
-  if (dir === undefined) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.traj.json'))
-    .sort()
-    .map((f) => readTrajectory(join(dir, f)));
+  return corpusFiles(dir).map(readTrajectory);
 }

@@ -1,16 +1,20 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The checkout's root: this file is at src/test-support/. */
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
  * The folder of the shared trajectory corpus (see ../shared/corpus/SOURCE.md): $LOUSHO_CORPUS,
- * else shared/corpus/trajectories-raw beside the checkout (or beside its worktree folder).
- * Nothing from it is copied into the project.
+ * else shared/corpus/trajectories-raw beside the checkout (or beside its worktree folder),
+ * wherever the tests or the benchmarks run from. Nothing from it is copied into the project.
  */
 export function corpusDir(): string | undefined {
   const candidates = [
     process.env.LOUSHO_CORPUS,
-    resolve('../shared/corpus/trajectories-raw'),
-    resolve('../../shared/corpus/trajectories-raw'),
+    resolve(root, '../shared/corpus/trajectories-raw'),
+    resolve(root, '../../shared/corpus/trajectories-raw'),
   ];
   return candidates.find((p): p is string => p !== undefined && existsSync(p));
 }

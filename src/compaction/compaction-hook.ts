@@ -4,7 +4,7 @@ import { latestAssistantIndex } from '../messages/turns.js';
 import type { Message } from '../messages/types.js';
 import { compactionDoneEvent, compactionInfo, compactionStartEvent } from './compaction-report.js';
 import { FOLD_STEP_NAME } from './fold-turns.js';
-import { hookMemory, newestTurnTokens } from './hook-memory.js';
+import { hookMemory, newestTurnTokens, readAgain } from './hook-memory.js';
 import {
   type CompactionHookOptions,
   LEAN_MIN_GAIN_RATIO,
@@ -29,10 +29,11 @@ interface Sizes {
   protectedTokens: number;
   /** Report even when an earlier attempt changed nothing (a recovery). */
   loud: boolean;
-  /** The hook's next step and minimum gain, for a strategy that does not summarize. */
+  /**
+   * The low-water mark and the minimum gain. A strategy that does not summarize takes the
+   * hook's next step to it (a fold); one that summarizes is asked for it itself (runCompaction's `deeper`).
+   */
   next: { lowWaterTokens: number; minGainTokens: number; foldAbove?: number } | undefined;
-  /** The low-water mark and minimum gain of a strategy that summarizes (see runCompaction's `deeper`). */
-  deeper?: { lowWaterTokens: number; minGainTokens: number };
 }
 
 /**
@@ -119,15 +120,12 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
       onModelCall: (call) => run.recordModelCall(call),
     };
     const next = sizes.next;
-    // A strategy that summarizes goes to the low-water mark when pruning alone would free too little.
-    const deeper = running === strategy ? sizes.deeper : undefined;
     const outcome = await runCompaction({
       strategy: running,
       fallback: only ?? fallback,
       input,
       tokensBefore,
-      ...(next && { next }),
-      ...(deeper && { deeper }),
+      ...(next && (folds ? { next } : running === strategy ? { deeper: next } : {})),
     });
     if (only !== undefined) {
       if (outcome.changed) await applyOutcome(run, messages, outcome);
@@ -173,9 +171,8 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
     const removed = messages.length - outcome.messages.length;
     if (removed > 0) {
       const at = memory.readFrom - removed;
-      const kept = at >= 0 && outcome.messages[at] === messages[memory.readFrom];
-      memory.readFrom = kept ? at : 0;
-      if (!kept) memory.shownNames = new Set();
+      if (at >= 0 && outcome.messages[at] === messages[memory.readFrom]) memory.readFrom = at;
+      else readAgain(memory);
     }
     messages.splice(0, messages.length, ...outcome.messages);
     memory.length = messages.length;
@@ -230,16 +227,11 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
           `and would protect everything; using ${protectedTokens}. Set protectedTokens below the threshold.`,
       );
     }
-    const next = folds ? nextStepSizes(thresholdTokens) : undefined;
+    const next = nextStepSizes(thresholdTokens);
     // Pruning alone is not enough until the low-water mark: it leaves every turn and marker in
     // place, so each crossing would come sooner than the last and break the cache again.
-    if (next !== undefined && strategy.name === PRUNE_STRATEGY_NAME) next.foldAbove = next.lowWaterTokens;
-    const deeper = folds ? undefined : nextStepSizes(thresholdTokens);
-    await compactNow(
-      ctx,
-      { contextWindow, thresholdTokens, protectedTokens, loud: false, next, ...(deeper && { deeper }) },
-      tokens,
-    );
+    if (strategy.name === PRUNE_STRATEGY_NAME) next.foldAbove = next.lowWaterTokens;
+    await compactNow(ctx, { contextWindow, thresholdTokens, protectedTokens, loud: false, next }, tokens);
     if (recall !== undefined) offerRecall(request, memory.recallable > 0);
   }
 

@@ -34,13 +34,16 @@ export function hookMemory(run: RunContext): HookMemory {
     recallable: 0,
   }));
   memory.added += Math.max(0, run.messages.length - memory.length);
-  if (run.messages.length < memory.length) {
-    // Something else removed messages (the executor's last-resort fit): look at everything again.
-    memory.readFrom = 0;
-    memory.shownNames = new Set();
-  }
+  // Something else removed messages (the executor's last-resort fit): look at everything again.
+  if (run.messages.length < memory.length) readAgain(memory);
   memory.length = run.messages.length;
   return memory;
+}
+
+/** Lean mode's per-step prune starts over from the first message, with no names known as shown. */
+export function readAgain(memory: HookMemory): void {
+  memory.readFrom = 0;
+  memory.shownNames = new Set();
 }
 
 /** Tokens of the newest assistant turn: its message and what follows it. */

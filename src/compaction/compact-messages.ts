@@ -5,6 +5,7 @@ import { configError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
 import { isLLMProvider, resolveProvider } from '../providers/resolve-provider.js';
+import { reportedFields } from './compaction-report.js';
 import {
   checkContextWindow,
   checkStrategy,
@@ -168,14 +169,5 @@ export async function compactMessages(
   ]);
   const input = messages.slice();
   const { outcome } = await compactOnce(input, options, 'compactMessages()');
-  return {
-    messages: outcome.messages === input ? input : outcome.messages.slice(),
-    tokensBefore: outcome.tokensBefore,
-    tokensAfter: outcome.tokensAfter,
-    prunedToolCallIds: outcome.prunedToolCallIds,
-    ...(outcome.summary === undefined ? {} : { summary: outcome.summary }),
-    ...(outcome.error === undefined ? {} : { error: outcome.error }),
-    strategy: outcome.strategy,
-    ...(outcome.appliedStrategy === undefined ? {} : { appliedStrategy: outcome.appliedStrategy }),
-  };
+  return { messages: outcome.messages === input ? input : outcome.messages.slice(), ...reportedFields(outcome) };
 }

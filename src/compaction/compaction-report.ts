@@ -56,6 +56,11 @@ export function compactionInfo(
   outcome: CompactionOutcome,
   sizes: { contextWindow: number; thresholdTokens: number },
 ): CompactionInfo {
+  return { ...reportedFields(outcome), contextWindow: sizes.contextWindow, thresholdTokens: sizes.thresholdTokens };
+}
+
+/** What a compaction reports to its caller (onCompaction, compactMessages()): the outcome without its bookkeeping. */
+export function reportedFields(outcome: CompactionOutcome): Omit<CompactionInfo, 'contextWindow' | 'thresholdTokens'> {
   return {
     strategy: outcome.strategy,
     ...(outcome.appliedStrategy === undefined ? {} : { appliedStrategy: outcome.appliedStrategy }),
@@ -64,7 +69,5 @@ export function compactionInfo(
     prunedToolCallIds: outcome.prunedToolCallIds,
     ...(outcome.summary === undefined ? {} : { summary: outcome.summary }),
     ...(outcome.error === undefined ? {} : { error: outcome.error }),
-    contextWindow: sizes.contextWindow,
-    thresholdTokens: sizes.thresholdTokens,
   };
 }

@@ -3,25 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serializeSession } from '../sessions/serialize.js';
+import { captureIO, noRun } from '../test-support/cli.js';
 import { readingTranscript } from '../test-support/transcripts.js';
 import { runCli } from './commands.js';
 import { COMMAND_HELP, COMMANDS, USAGE } from './help.js';
 
-function io() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) } };
-}
+const io = captureIO;
 
 async function file(name: string, text: string): Promise<string> {
   const path = join(await mkdtemp(join(tmpdir(), 'lousho-cli-')), name);
   await writeFile(path, text);
   return path;
 }
-
-const noRun = async () => {
-  throw new Error('run should not be called');
-};
 
 describe('lousho help and version', () => {
   it('prints the usage for --help, -h and help, and exits 0', async () => {

@@ -33,7 +33,7 @@ async function runCommand(args: string[], io: CliIO, run: (args: string[]) => Pr
 
 /**
  * Runs one command line; resolves to the exit code: 0 done, 2 a mistake on the command line
- * (printed as one line naming it and what to do), 1 a typed error (printed with its code) or
+ * or a file that holds no transcript (printed as one line naming it and what to do), 1 a typed error (printed with its code) or
  * any other failure (one line; LOUSHO_DEBUG=1 prints the stack).
  */
 export async function runCli(argv: string[], io: CliIO, run: (args: string[]) => Promise<void>): Promise<number> {
@@ -60,7 +60,8 @@ export async function runCli(argv: string[], io: CliIO, run: (args: string[]) =>
     }
     if (LoushoError.isInstance(error)) {
       io.err(`${error.code}: ${error.message}`);
-      return 1;
+      // A file that holds no transcript is a wrong argument, like a missing one.
+      return error.code === 'LOUSHO_TRANSCRIPT_UNRECOGNIZED' ? 2 : 1;
     }
     io.err(`lousho: ${(error as Error)?.message ?? String(error)}`);
     if (process.env.LOUSHO_DEBUG) io.err(String((error as Error)?.stack));

@@ -1,4 +1,5 @@
-import { writeFile } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { compactMessages } from '../compaction/compact-messages.js';
 import { compactorStrategy } from '../compaction/compactor-strategy.js';
 import { pruneToolResultsStrategy } from '../compaction/prune-tool-results.js';
@@ -12,9 +13,10 @@ import type { CliIO } from './cli-io.js';
 import { COMMAND_HELP } from './help.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { startProgress } from './progress.js';
-import { describeSource, writeTranscript } from './transcript-file.js';
+import { describeSource, readTranscriptFile, type TranscriptSource, writeTranscript } from './transcript-file.js';
 import { formatOption, readTranscriptArg, tokensOption } from './transcript-input.js';
 import { UsageError } from './usage-error.js';
+import { writeFileSafely } from './write-safely.js';
 
 const STRATEGIES = ['prune', 'compactor', 'summarize', 'two-phase'];
 
@@ -34,6 +36,27 @@ function strategy(name: string, summarizer: string | undefined): CompactionStrat
   return name === 'summarize' ? summarizeStrategy({ model: summarizer }) : twoPhaseStrategy({ model: summarizer });
 }
 
+/** Whether `out` names the file `input` (through another spelling of the path or a link). */
+async function sameFile(input: string, out: string): Promise<boolean> {
+  const real = (path: string) => realpath(path).catch(() => resolve(path));
+  return (await real(input)) === (await real(out));
+}
+
+/**
+ * Writes the compacted transcript to `out` without ever destroying what is there: see
+ * {@link writeFileSafely}. The check reads the written file back as the format it was written
+ * in and requires the same text again from what it read, the same number of messages in it.
+ */
+async function writeOut(out: string, json: string, messages: number, source: TranscriptSource, to = source.format) {
+  await writeFileSafely(out, json, async (written) => {
+    const back = await readTranscriptFile(written, to);
+    if (back.messages.length !== messages || writeTranscript(back.messages, source, to) !== json)
+      throw new Error(
+        `lousho compact: the file written to ${out} did not read back as the compacted transcript; ${out} was left as it was.`,
+      );
+  });
+}
+
 /** lousho compact: one compaction, written out, with what it did reported on stderr. */
 export async function compact(args: string[], io: CliIO): Promise<void> {
   const parsed = parseCommandArgs('compact', args, {
@@ -45,6 +68,7 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
     to: { type: 'string' },
     from: { type: 'string' },
     summarizer: { type: 'string' },
+    overwrite: { type: 'boolean' },
   });
   if (parsed === 'help') return io.out(COMMAND_HELP.compact);
   const { values, positionals } = parsed;
@@ -55,6 +79,11 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
   const protectedTokens = tokensOption('compact', values['protected-tokens'], '--protected-tokens');
   const contextWindow = tokensOption('compact', values['context-window'], '--context-window');
   const { file, messages, source } = await readTranscriptArg('compact', positionals, values.from);
+  const out = typeof values.out === 'string' ? values.out : undefined;
+  if (out !== undefined && values.overwrite !== true && (await sameFile(file, out)))
+    throw new UsageError(
+      `lousho compact: --out is the transcript it reads (${out}); add --overwrite to replace it, or write elsewhere.`,
+    );
   const by = summarizer === undefined ? '' : ` (summaries by ${summarizer})`;
   const progress = startProgress(
     io,
@@ -72,9 +101,8 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
     progress.done();
   }
   const json = writeTranscript(result.messages, source, to);
-  const out = typeof values.out === 'string' ? values.out : undefined;
   if (out === undefined) io.out(json.trimEnd());
-  else await writeFile(out, json);
+  else await writeOut(out, json, result.messages.length, source, to);
   const summarized = result.summary === undefined ? 0 : messages.length - (result.messages.length - 1);
   const applied = result.appliedStrategy ?? result.strategy;
   io.err(

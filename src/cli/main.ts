@@ -5,25 +5,6 @@
  * run-job.ts). `lousho inspect` and `lousho compact` work on a saved transcript. `lousho
  * --help` lists them all.
  */
-import { colourEnabled, colours } from './colour.js';
-import { runCli } from './commands.js';
-import { runJob } from './run-job.js';
+import { runProcess } from './cli-process.js';
 
-const colour = colourEnabled(process.stdout);
-const io = {
-  out: (line: string) => console.log(line),
-  err: (line: string) => console.error(line),
-  colour,
-  ...(process.stderr.isTTY === true && colourEnabled(process.stderr)
-    ? { status: (text: string) => process.stderr.write(`\r\u001b[2K${text}`) }
-    : {}),
-};
-runCli(process.argv.slice(2), io, (args) => runJob(args, { colours: colours(colour), out: io.out })).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(`lousho: ${(error as Error)?.message ?? String(error)}`);
-    process.exitCode = 1;
-  },
-);
+void runProcess(process.argv.slice(2));

@@ -6,7 +6,7 @@ import {
   type TranscriptFormat,
   writeFormat,
 } from '../converters/transcript-format.js';
-import { configError } from '../errors/lousho-error.js';
+import { configError, LoushoError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
 import { parseSession, SESSION_FORMAT, serializeSession } from '../sessions/serialize.js';
@@ -25,6 +25,15 @@ export interface TranscriptSource {
 }
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
+
+/** A file that holds no transcript: refused, and nothing is written from it. */
+function unrecognized(path: string, what: string): LoushoError {
+  return new LoushoError(
+    'LOUSHO_TRANSCRIPT_UNRECOGNIZED',
+    `${path} holds no messages: ${what}. lousho reads ${Object.values(FORMAT_NAMES).join(', ')} (a JSON array, { "messages": [...] }, JSON lines or a session file); name the format with --from when detection cannot tell.`,
+    { details: { path } },
+  );
+}
 
 function parse(path: string, text: string): { data: unknown; jsonl: boolean } {
   try {
@@ -50,7 +59,9 @@ export async function readTranscriptFile(
   path: string,
   from?: TranscriptFormat,
 ): Promise<{ messages: Message[]; source: TranscriptSource }> {
-  const { data, jsonl } = parse(path, await readFile(path, 'utf8'));
+  const text = await readFile(path, 'utf8');
+  if (text.trim() === '') throw unrecognized(path, 'the file is empty');
+  const { data, jsonl } = parse(path, text);
   const object =
     typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
   if (object?.format === SESSION_FORMAT) {
@@ -61,11 +72,8 @@ export async function readTranscriptFile(
   }
   const key = object === undefined ? undefined : ['messages', 'input'].find((k) => Array.isArray(object[k]));
   const list = object === undefined ? data : key === undefined ? undefined : object[key];
-  if (!Array.isArray(list)) {
-    throw configError(
-      `${path} holds no messages. Give an array of messages, { "messages": [...] }, one message per line, or a session file.`,
-    );
-  }
+  if (!Array.isArray(list)) throw unrecognized(path, 'it is no list of messages, and no object holding one');
+  if (list.length === 0) throw unrecognized(path, 'its list of messages is empty');
   // A log's closing entries that no model reads (mini-swe-agent's 'exit') are left out.
   const unread = (m: unknown) =>
     typeof (m as { role?: unknown })?.role === 'string' && !ROLES.has((m as { role: string }).role);
@@ -76,6 +84,9 @@ export async function readTranscriptFile(
   const leftOut = list.slice(end);
   const format = from ?? detectFormat(kept, object?.system !== undefined);
   const messages = readFormat(format, kept, object?.system);
+  // A read of nothing is never a success: the file is in a format this reader does not know.
+  if (messages.length === 0)
+    throw unrecognized(path, `read as ${FORMAT_NAMES[format]}, its ${kept.length} record(s) gave none`);
   validateMessages(messages, { pendingCalls: true }); // a saved run may end mid-step, its last calls unanswered
   const container = object !== undefined ? 'object' : jsonl ? 'jsonl' : 'array';
   return {

@@ -4,18 +4,11 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fromOpenAIChat } from '../converters/from-openai-chat.js';
 import { findPairingProblem } from '../messages/validate.js';
+import { captureIO, noRun } from '../test-support/cli.js';
 import { corpusDir, corpusFiles } from '../test-support/corpus.js';
 import { runCli } from './commands.js';
 
-function io() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) } };
-}
-
-const noRun = async () => {
-  throw new Error('run should not be called');
-};
+const io = captureIO;
 
 async function tempDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'lousho-formats-'));

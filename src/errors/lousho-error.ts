@@ -63,6 +63,11 @@ export type LoushoErrorCode =
   | 'LOUSHO_STRATEGY_RESULT_INVALID'
   /** A summary left the request above the threshold or made it larger; the pruned conversation was kept. */
   | 'LOUSHO_SUMMARY_REJECTED'
+  /**
+   * A transcript file matches no format the converters read, or reading it gave no messages.
+   * The message lists the formats read; nothing was written.
+   */
+  | 'LOUSHO_TRANSCRIPT_UNRECOGNIZED'
   /** A session store could not be read or written (permissions, a folder it cannot create, a lost connection). */
   | 'LOUSHO_STORE_FAILED'
   /** A session id a store cannot keep (empty, or too long for the file system). */

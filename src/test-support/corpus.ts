@@ -19,6 +19,15 @@ export function corpusDir(): string | undefined {
   return candidates.find((p): p is string => p !== undefined && existsSync(p));
 }
 
+/**
+ * A file of the shared folder beside the checkout (fixtures/..., corpus/...), looked up the
+ * same way as the corpus; undefined when it is not there. Tests read such files in place.
+ */
+export function sharedPath(path: string): string | undefined {
+  const candidates = [resolve(root, '../shared', path), resolve(root, '../../shared', path)];
+  return candidates.find((p) => existsSync(p));
+}
+
 /** The corpus's trajectory files, sorted; [] when the corpus is not there. */
 export function corpusFiles(dir = corpusDir()): string[] {
   if (dir === undefined) return [];

@@ -1,0 +1,119 @@
+import { copyFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Child } from '../test-support/child-process.js';
+import { captureIO, noRun } from '../test-support/cli.js';
+import { sharedPath } from '../test-support/corpus.js';
+import { readingTranscript } from '../test-support/transcripts.js';
+import { runCli } from './commands.js';
+
+const io = captureIO;
+
+async function folder(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'lousho-never-destroy-'));
+}
+
+const claudeCode = sharedPath('fixtures/transcripts/claude-code/ccviewer-nextjs-todo-orchestrator.jsonl');
+
+describe('lousho compact never destroys a file', () => {
+  it.skipIf(claudeCode === undefined)(
+    'refuses a real Claude Code session it cannot read, and leaves the file byte for byte as it was',
+    async () => {
+      const dir = await folder();
+      const path = join(dir, 'session.jsonl');
+      await copyFile(claudeCode as string, path);
+      const before = await readFile(path);
+      const a = io();
+      const code = await runCli(['compact', path, '--out', path, '--overwrite'], a.io, noRun);
+      expect(code).not.toBe(0);
+      expect(a.err.join('\n')).toMatch(/no messages|not recogni[sz]ed|matches no format/i);
+      expect((await readFile(path)).equals(before)).toBe(true);
+      expect(await readdir(dir)).toEqual(['session.jsonl']);
+    },
+  );
+
+  it('refuses a file that holds nothing, with exit 2, and writes nothing', async () => {
+    const dir = await folder();
+    for (const text of ['', '\n\n', '[]', '{"messages":[]}']) {
+      const path = join(dir, 'empty.json');
+      await writeFile(path, text);
+      const out = join(dir, 'out.json');
+      const a = io();
+      expect(await runCli(['compact', path, '--out', out], a.io, noRun)).toBe(2);
+      expect(a.err).toHaveLength(1);
+      expect(a.err[0]).toMatch(/holds no messages/);
+      await expect(stat(out)).rejects.toThrow(/ENOENT/);
+      const b = io();
+      expect(await runCli(['inspect', path], b.io, noRun)).toBe(2);
+      expect(b.out).toEqual([]);
+    }
+  });
+
+  it('will not write over its input without --overwrite', async () => {
+    const dir = await folder();
+    const path = join(dir, 't.json');
+    const text = JSON.stringify(readingTranscript(6, 3_000));
+    await writeFile(path, text);
+    const a = io();
+    const argv = ['compact', path, '--out', join(dir, '.', 't.json'), '--protected-tokens', '0'];
+    expect(await runCli(argv, a.io, noRun)).toBe(2);
+    expect(a.err[0]).toMatch(/--out is the transcript it reads.*--overwrite/);
+    expect(await readFile(path, 'utf8')).toBe(text);
+
+    const b = io();
+    expect(await runCli([...argv, '--overwrite'], b.io, noRun)).toBe(0);
+    const written = JSON.parse(await readFile(path, 'utf8')) as { role: string; content: string }[];
+    expect(written).toHaveLength(14);
+    expect(written.filter((m) => m.role === 'tool' && m.content.startsWith('[pruned: '))).toHaveLength(5);
+    expect(await readdir(dir)).toEqual(['t.json']);
+  });
+
+  it('keeps the mode of the file it replaces', async () => {
+    const dir = await folder();
+    const path = join(dir, 't.json');
+    await writeFile(path, JSON.stringify(readingTranscript(4, 3_000)), { mode: 0o640 });
+    const a = io();
+    expect(await runCli(['compact', path, '--out', path, '--overwrite'], a.io, noRun)).toBe(0);
+    expect((await stat(path)).mode & 0o777).toBe(0o640);
+  });
+
+  it('leaves the target whole when the writer is killed while it writes', async () => {
+    const dir = await folder();
+    const input = join(dir, 'big.json');
+    // Results of 400 KB each: the written transcript is megabytes, so writing it takes a while.
+    await writeFile(input, JSON.stringify(readingTranscript(40, 400_000)));
+    const target = join(dir, 'target.json');
+    const original = `${JSON.stringify(readingTranscript(2))}\n`;
+    let killedWhileWriting = 0;
+    for (let round = 0; round < 3; round++) {
+      // A killed writer cannot remove its temporary file: it is named after the target, and left.
+      for (const name of await readdir(dir)) if (name.endsWith('.tmp')) await rm(join(dir, name));
+      await writeFile(target, original);
+      const before = await stat(target);
+      const child = await Child.start('lousho-cli.ts', ['compact', input, '--out', target, '--to', 'openai-chat']);
+      // Kill the writer the moment anything in the folder changes: a temporary file appears, or the target.
+      let killed = false;
+      while (child.process.exitCode === null && child.process.signalCode === null) {
+        const names = await readdir(dir);
+        const now = await stat(target);
+        if (names.length > 2 || now.size !== before.size || now.mtimeMs !== before.mtimeMs) {
+          await child.kill();
+          killed = true;
+          if (names.some((n) => /^\.target\.json\.\d+\.[0-9a-f]+\.tmp$/.test(n))) killedWhileWriting++;
+          break;
+        }
+      }
+      await child.exit;
+      const text = await readFile(target, 'utf8');
+      if (text !== original) {
+        // The rename landed before the kill: then the target is the whole compacted transcript.
+        const written = JSON.parse(text) as unknown[];
+        expect(written).toHaveLength(82);
+      }
+      expect(killed || child.process.exitCode === 0).toBe(true);
+    }
+    // The kills landed while the temporary file was being written, not before or after.
+    expect(killedWhileWriting).toBeGreaterThan(0);
+  });
+});

@@ -158,7 +158,7 @@ export { compactionMiddleware } from './integrations/compaction-middleware.js';
 export type { PrepareStepOptionsShape } from './integrations/compaction-prepare-step.js';
 export { compactionPrepareStep } from './integrations/compaction-prepare-step.js';
 export type { FrameworkCompactionOptions } from './integrations/conversation-compaction.js';
-export { contentText } from './messages/content.js';
+export { contentText, reasoningText } from './messages/content.js';
 export { isPinned, pinMessage } from './messages/pin.js';
 export type { TranscriptRepair } from './messages/repair.js';
 export { MISSING_RESULT_TEXT, repairTranscript } from './messages/repair.js';
@@ -166,11 +166,14 @@ export type { Turn } from './messages/turns.js';
 export { groupTurns } from './messages/turns.js';
 export type {
   AssistantMessage,
+  AssistantPart,
   ContentPart,
   ImagePart,
   Message,
   MessageMetadata,
   MessageRole,
+  ProviderCompactionPart,
+  ReasoningPart,
   SystemMessage,
   TextPart,
   ToolCall,

@@ -1,3 +1,4 @@
+import { textPartsOf } from '../messages/content.js';
 import type { ContentPart, Message } from '../messages/types.js';
 import { writeAgentsParts } from './agents-content.js';
 import { AGENTS_METADATA, type AgentsItem, type AgentsMetadata } from './agents-items-types.js';
@@ -51,7 +52,7 @@ export function toAgentsItems(messages: readonly Message[]): AgentsItem[] {
           ? m.content === ''
             ? []
             : [{ type: 'text' as const, text: m.content }]
-          : m.content;
+          : textPartsOf(m.content);
       if (texts.length > 0 || calls.length === 0 || meta?.message !== undefined || meta?.parts !== undefined) {
         out.push({
           status: 'completed',

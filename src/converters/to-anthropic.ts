@@ -1,3 +1,4 @@
+import { textPartsOf } from '../messages/content.js';
 import { toolArgumentsObject } from '../messages/tool-arguments.js';
 import type { ContentPart, Message, ToolMessage } from '../messages/types.js';
 import { anthropicImageBlock } from './anthropic-image.js';
@@ -50,7 +51,8 @@ function message(m: Exclude<Message, ToolMessage>, i: number): AnthropicMessageP
   const calls = m.toolCalls ?? [];
   if (typeof m.content === 'string' && calls.length === 0 && carried === undefined)
     return { role: 'assistant', content: m.content };
-  const texts = typeof m.content === 'string' ? (m.content === '' ? [] : [m.content]) : m.content.map((p) => p.text);
+  const texts =
+    typeof m.content === 'string' ? (m.content === '' ? [] : [m.content]) : textPartsOf(m.content).map((p) => p.text);
   const list: AnthropicContentBlock[] = [
     ...texts.map((text): AnthropicTextBlockParam => ({ type: 'text', text })),
     ...calls.map((c) => ({

@@ -1,3 +1,4 @@
+import { textPartsOf } from '../messages/content.js';
 import type { ContentPart, Message, ToolMessage } from '../messages/types.js';
 import { mergeCarried } from './carried-parts.js';
 import {
@@ -90,7 +91,11 @@ export function toModelMessages(
         const calls = m.toolCalls ?? [];
         for (const call of calls) names.set(call.id, call.name);
         const texts =
-          typeof m.content === 'string' ? (m.content === '' ? [] : [m.content]) : m.content.map((p) => p.text);
+          typeof m.content === 'string'
+            ? m.content === ''
+              ? []
+              : [m.content]
+            : textPartsOf(m.content).map((p) => p.text);
         const parts = [
           ...texts.map((text): ModelTextPart => ({ type: 'text', text })),
           ...calls.map(

@@ -1,3 +1,4 @@
+import { textPartsOf } from '../messages/content.js';
 import { imageUrl } from '../messages/image-source.js';
 import type { ContentPart, Message } from '../messages/types.js';
 import { writeArguments } from './arguments-text.js';
@@ -58,7 +59,7 @@ export function toOpenAIChat(messages: readonly Message[]): OpenAIChatMessage[] 
             ? m.content === '' && calls.length > 0
               ? null
               : m.content
-            : m.content.map((p): OpenAIChatTextPart => ({ type: 'text', text: p.text }));
+            : textPartsOf(m.content).map((p): OpenAIChatTextPart => ({ type: 'text', text: p.text }));
         return {
           role: 'assistant',
           content,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { contentLength, contentText, reasoningText } from './content.js';
 import { isPinned, pinMessage } from './pin.js';
 import { groupTurns, latestAssistantTurn } from './turns.js';
 import type { Message } from './types.js';
@@ -72,6 +73,9 @@ describe('validateMessages', () => {
     ['a tool call without a name', { role: 'assistant', content: '', toolCalls: [{ id: '1' }] }],
     ['a part of unknown type', { role: 'user', content: [{ type: 'audio' }] }],
     ['system content that is not text', { role: 'system', content: [{ type: 'text', text: 'x' }] }],
+    ['reasoning in a user message', { role: 'user', content: [{ type: 'reasoning', text: 'hm' }] }],
+    ['reasoning without text', { role: 'assistant', content: [{ type: 'reasoning', signature: 's' }] }],
+    ['an image in an assistant message', { role: 'assistant', content: [{ type: 'image', image: 'https://x/y.png' }] }],
   ];
   for (const [what, message] of bad) {
     it(`rejects ${what} with LOUSHO_MESSAGE_INVALID naming the index`, () => {
@@ -80,6 +84,23 @@ describe('validateMessages', () => {
       );
     });
   }
+
+  it('accepts reasoning and a provider-side compaction in an assistant message, and reads them apart from its text', () => {
+    const content = [
+      { type: 'compaction', text: 'Earlier: the user asked for a refund.', provider: 'anthropic' },
+      { type: 'reasoning', text: 'The order id is 42.', signature: 'sig', provider: 'anthropic' },
+      { type: 'reasoning', text: '', encrypted: 'opaque', provider: 'anthropic' },
+      { type: 'text', text: 'Refunding order 42.' },
+    ] as const;
+    const messages: Message[] = [
+      { role: 'user', content: 'refund' },
+      { role: 'assistant', content: [...content] },
+    ];
+    expect(() => validateMessages(messages)).not.toThrow();
+    expect(contentText(content)).toBe('Refunding order 42.');
+    expect(contentLength(content)).toBe('Refunding order 42.'.length);
+    expect(reasoningText(content)).toBe('The order id is 42.');
+  });
 
   it('accepts text and image parts', () => {
     expect(() =>

@@ -39,6 +39,48 @@ export interface ImagePart {
 /** One part of the content of a message: text or an image. */
 export type ContentPart = TextPart | ImagePart;
 
+/**
+ * Reasoning the model did before it answered: an Anthropic thinking or redacted_thinking
+ * block, an OpenAI Responses reasoning item, an AI SDK reasoning part. It is sent back
+ * unchanged (signature and encrypted content included) to the provider that wrote it, which
+ * may require it on the next request of a tool-using turn, and never to another provider.
+ */
+export interface ReasoningPart {
+  /** Marks a reasoning part. */
+  type: 'reasoning';
+  /** The reasoning as the provider showed it (OpenAI shows a summary); '' when it is only encrypted. */
+  text: string;
+  /** The signature of an Anthropic thinking block, which must come back with it unchanged. */
+  signature?: string;
+  /** Opaque reasoning: an Anthropic redacted_thinking block's data, an OpenAI reasoning item's encrypted_content. */
+  encrypted?: string;
+  /** The provider that wrote it, e.g. 'anthropic' or 'openai'; reasoning goes back only to that provider. */
+  provider?: string;
+  /** The provider's id for it (an OpenAI reasoning item's id). */
+  id?: string;
+}
+
+/**
+ * A compaction the provider made on its side: an Anthropic compaction block, an OpenAI
+ * Responses compaction item. It stands for everything before its message, which the
+ * provider no longer reads, so that part of the transcript is not counted.
+ */
+export interface ProviderCompactionPart {
+  /** Marks a provider-side compaction. */
+  type: 'compaction';
+  /** The summary the provider wrote, when it is readable (Anthropic's compaction block). */
+  text?: string;
+  /** Opaque content the provider reads back (an OpenAI compaction item's encrypted_content). */
+  encrypted?: string;
+  /** The provider that made it, e.g. 'anthropic' or 'openai'. */
+  provider?: string;
+  /** The provider's id for it. */
+  id?: string;
+}
+
+/** One part of an assistant message's content: text, reasoning, or a provider-side compaction. */
+export type AssistantPart = TextPart | ReasoningPart | ProviderCompactionPart;
+
 /** A call to a tool, as the model wrote it. `arguments` is the parsed JSON value (usually an object). */
 export interface ToolCall {
   /** The call's id, given by the provider; its ToolMessage has it as toolCallId. */
@@ -73,8 +115,11 @@ export interface UserMessage {
 export interface AssistantMessage {
   /** Marks an assistant message. */
   role: 'assistant';
-  /** The text the model wrote; '' when it only called tools. */
-  content: string | TextPart[];
+  /**
+   * The text the model wrote ('' when it only called tools), or its parts: text, the
+   * reasoning before it, a compaction the provider made.
+   */
+  content: string | AssistantPart[];
   /** The tool calls of the reply, in order; absent when it made none. */
   toolCalls?: ToolCall[];
   /** Your data about the message; never sent to the model. */

@@ -12,26 +12,33 @@ function invalid(index: number, problem: string): LoushoError {
   );
 }
 
-function checkContent(content: unknown, index: number, allowImages: boolean): void {
+/** The part types each role's content may hold besides text. */
+const OTHER_PARTS = { user: ['image'], tool: ['image'], assistant: ['reasoning', 'compaction'] } as const;
+
+function checkPart(part: unknown, index: number, role: keyof typeof OTHER_PARTS): void {
+  const p = part as { type?: unknown; text?: unknown; image?: unknown } | null;
+  const type = p?.type;
+  const allowed: readonly string[] = OTHER_PARTS[role];
+  if (type === 'text' || (type === 'reasoning' && allowed.includes(type))) {
+    if (typeof p?.text !== 'string') throw invalid(index, `has a ${type} part without a string text`);
+  } else if (type === 'image' && allowed.includes(type)) {
+    const image = p?.image;
+    if (typeof image !== 'string' && !(image instanceof URL) && !(image instanceof Uint8Array)) {
+      throw invalid(index, 'has an image part whose image is not a URL, a string or bytes');
+    }
+  } else if (type === 'compaction' && allowed.includes(type)) {
+    if (p?.text !== undefined && typeof p.text !== 'string')
+      throw invalid(index, 'has a compaction part whose text is not a string');
+  } else {
+    const other = allowed.map((t) => ` or '${t}'`).join('');
+    throw invalid(index, `has a content part of type ${JSON.stringify(type)}; use 'text'${other}`);
+  }
+}
+
+function checkContent(content: unknown, index: number, role: keyof typeof OTHER_PARTS): void {
   if (typeof content === 'string') return;
   if (!Array.isArray(content)) throw invalid(index, 'has content that is neither a string nor an array of parts');
-  for (const part of content as unknown[]) {
-    const type = (part as { type?: unknown } | null)?.type;
-    if (type === 'text') {
-      if (typeof (part as { text?: unknown }).text !== 'string')
-        throw invalid(index, 'has a text part without a string text');
-    } else if (type === 'image' && allowImages) {
-      const image = (part as { image?: unknown }).image;
-      if (typeof image !== 'string' && !(image instanceof URL) && !(image instanceof Uint8Array)) {
-        throw invalid(index, 'has an image part whose image is not a URL, a string or bytes');
-      }
-    } else {
-      throw invalid(
-        index,
-        `has a content part of type ${JSON.stringify(type)}; use 'text'${allowImages ? " or 'image'" : ''}`,
-      );
-    }
-  }
+  for (const part of content as unknown[]) checkPart(part, index, role);
 }
 
 /** Throws LOUSHO_MESSAGE_INVALID, naming the index and the field, when one message is malformed. */
@@ -47,10 +54,10 @@ export function validateMessage(value: unknown, index: number): asserts value is
       if (typeof m.content !== 'string') throw invalid(index, '(system) has content that is not a string');
       return;
     case 'user':
-      checkContent(m.content, index, true);
+      checkContent(m.content, index, 'user');
       return;
     case 'assistant':
-      checkContent(m.content, index, false);
+      checkContent(m.content, index, 'assistant');
       if (m.toolCalls === undefined) return;
       if (!Array.isArray(m.toolCalls)) throw invalid(index, 'has toolCalls that is not an array');
       for (const call of m.toolCalls as unknown[]) {
@@ -62,7 +69,7 @@ export function validateMessage(value: unknown, index: number): asserts value is
       return;
     default:
       if (typeof m.toolCallId !== 'string' || m.toolCallId === '') throw invalid(index, '(tool) has no toolCallId');
-      checkContent(m.content, index, true);
+      checkContent(m.content, index, 'tool');
   }
 }
 

@@ -1,7 +1,8 @@
 import type { JSONSchema } from '../contracts/json-schema.js';
 import type { ToolDefinition } from '../contracts/tool-definition.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
-import type { ContentPart, Message, TextPart } from '../messages/types.js';
+import type { AnyContent } from '../messages/content.js';
+import type { Message } from '../messages/types.js';
 import { validateMessage } from '../messages/validate.js';
 import { type ImageFormula, imageTokens } from './image-tokens.js';
 import type { TokenizerName } from './model-info.js';
@@ -95,11 +96,13 @@ interface CacheEntry {
 const messageCache = new WeakMap<Message, CacheEntry>();
 const objectCache = new WeakMap<object, Map<string, number>>();
 
-function partsTokens(content: string | readonly (ContentPart | TextPart)[], profile: TokenProfile): number {
+function partsTokens(content: AnyContent, profile: TokenProfile): number {
   if (typeof content === 'string') return countTextTokens(content, profile.tokenizer);
   let tokens = 0;
   for (const part of content) {
-    tokens += part.type === 'text' ? countTextTokens(part.text, profile.tokenizer) : imageTokens(part, profile.images);
+    if (part.type === 'image') tokens += imageTokens(part, profile.images);
+    // Reasoning and a provider's compaction summary are sent back as text.
+    else tokens += countTextTokens(part.text ?? '', profile.tokenizer);
   }
   return tokens;
 }

@@ -1,6 +1,6 @@
-import { contentText } from '../messages/content.js';
+import { contentText, textPartsOf } from '../messages/content.js';
 import { readImageHeader } from '../messages/image-header.js';
-import type { ContentPart, ImagePart, Message, TextPart, ToolMessage } from '../messages/types.js';
+import type { AssistantPart, ContentPart, ImagePart, Message, ToolMessage } from '../messages/types.js';
 
 /*
  * Our messages as the prompt of a Vercel AI SDK language model (LanguageModelV2/V3/V4
@@ -157,8 +157,8 @@ function toolOutput(message: ToolMessage, form: AISDKPromptForm): AISDKToolResul
   return { type: 'content', value };
 }
 
-function textParts(content: string | readonly TextPart[]): AISDKTextPart[] {
-  const parts = typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content;
+function textParts(content: string | readonly AssistantPart[]): AISDKTextPart[] {
+  const parts = typeof content === 'string' ? [{ type: 'text' as const, text: content }] : textPartsOf(content);
   return parts.filter((p) => p.text !== '').map((p) => ({ type: 'text', text: p.text }));
 }
 

@@ -1,7 +1,7 @@
 import { anthropicImageBlock } from '../converters/anthropic-image.js';
-import { contentText } from '../messages/content.js';
+import { contentText, textPartsOf } from '../messages/content.js';
 import { toolArgumentsObject } from '../messages/tool-arguments.js';
-import type { ContentPart, Message, TextPart } from '../messages/types.js';
+import type { AssistantPart, ContentPart, Message } from '../messages/types.js';
 import type {
   AnthropicAssistantBlock,
   AnthropicImageBlock,
@@ -12,8 +12,8 @@ import type {
   AnthropicUserBlock,
 } from './anthropic-api-types.js';
 
-function textBlocks(content: string | readonly TextPart[]): AnthropicTextBlock[] {
-  const parts = typeof content === 'string' ? [content] : content.map((p) => p.text);
+function textBlocks(content: string | readonly AssistantPart[]): AnthropicTextBlock[] {
+  const parts = typeof content === 'string' ? [content] : textPartsOf(content).map((p) => p.text);
   return parts.filter((t) => t.trim() !== '').map((text) => ({ type: 'text', text }));
 }
 

@@ -285,7 +285,12 @@ describe('seed examples: Writing a strategy', () => {
     const result = await agent.send('Audit the repository.', { onEvent: (e) => events.push(e) });
     const done = events.filter((e) => e.type === 'compaction.done');
     expect(done.length).toBeGreaterThan(0);
-    expect(done.every((e) => e.type === 'compaction.done' && e.strategy === 'keep-recent')).toBe(true);
+    // Above the threshold the custom strategy runs; a request over the window is the overflow recovery's, announced as such.
+    const above = done.filter((e) => e.type === 'compaction.done' && e.trigger === undefined);
+    expect(above.length).toBeGreaterThan(0);
+    expect(above.every((e) => e.type === 'compaction.done' && e.strategy === 'keep-recent')).toBe(true);
+    const overflow = done.filter((e) => e.type === 'compaction.done' && e.trigger === 'overflow');
+    expect(overflow.every((e) => e.type === 'compaction.done' && e.strategy === 'overflow-recovery')).toBe(true);
     // The slice keeps whole turns here (an even tail after the user message), so it applies.
     expect(done.some((e) => e.type === 'compaction.done' && e.unchanged !== true && e.error === undefined)).toBe(true);
     expect(result.messages[0]).toEqual({ role: 'system', content: 'You audit repositories.' });

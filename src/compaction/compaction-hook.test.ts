@@ -434,12 +434,25 @@ describe('createCompactionHook() in a run', () => {
       },
     );
 
-    it('caps a value between half the threshold and the threshold like the default, with one warning', async () => {
+    it('keeps a value between half the threshold and the threshold as it is, without a warning', async () => {
       const { strategy, inputs } = recordingStrategy();
       const agent = createAgent({
         provider: mockModel(readsThenDone(14)),
         tools: [readTool(4_300)],
         hooks: [createCompactionHook({ contextWindow: 8_192, protectedTokens: 5_000, strategy })],
+      });
+      await agent.send('Review the repository.');
+      expect(inputs.length).toBeGreaterThan(0);
+      for (const input of inputs) expect(input.protectedTokens).toBe(5_000);
+      expect(warn).not.toHaveBeenCalled();
+    });
+
+    it('caps a value at or above the threshold at half of it, with one warning', async () => {
+      const { strategy, inputs } = recordingStrategy();
+      const agent = createAgent({
+        provider: mockModel(readsThenDone(14)),
+        tools: [readTool(4_300)],
+        hooks: [createCompactionHook({ contextWindow: 8_192, protectedTokens: 7_372, strategy })],
       });
       await agent.send('Review the repository.');
       expect(inputs.length).toBeGreaterThan(0);
@@ -674,12 +687,11 @@ describe('createCompactionHook() in a run', () => {
       expect(result.messages.some((m) => contentText(m.content).startsWith(SUMMARY_HEADER))).toBe(true);
     });
 
-    it("keeps the two-phase strategy's own pruned result, its protectedTokens capped at half the threshold like the hook's", async () => {
-      // The strategy asks for the newest 3,000 tokens (the hook only 100); like the hook's own
-      // value, that is capped at half the threshold (1,800 of 3,600), so that its prune step can
-      // get under the threshold: the first file (r0) falls outside and is pruned.
+    it("keeps the two-phase strategy's own pruned result, with its own protectedTokens", async () => {
+      // The strategy asks for the newest 1,800 tokens (the hook only 100), below the threshold
+      // (3,600), so it is used as it is: the first file (r0) falls outside and is pruned.
       const summarizer = mockModel(() => prose(14, 26_000));
-      const strategy = twoPhaseStrategy({ model: summarizer, protectedTokens: 3_000 });
+      const strategy = twoPhaseStrategy({ model: summarizer, protectedTokens: 1_800 });
       const { agent, main } = foldingAgent({ reads: 2, strategy });
       const { events, result } = await collect(agent.stream(FOLD_TASK));
       expect(result.text).toBe('done');

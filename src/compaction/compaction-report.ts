@@ -21,7 +21,7 @@ export interface CompactionInfo
 export interface CompactionWhere {
   runId?: string;
   step?: number;
-  trigger?: 'manual';
+  trigger?: 'manual' | 'overflow';
 }
 
 /** The compaction.start event of a compaction about to run. */

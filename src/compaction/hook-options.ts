@@ -2,6 +2,7 @@ import type { PreGenerateContext } from '../contracts/agent-hook.js';
 import { checkOptions } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
 import type { CompactionInfo } from './compaction-report.js';
+import { type CompactionLayers, withLayers } from './layers.js';
 import {
   checkContextWindow,
   checkStrategy,
@@ -16,7 +17,6 @@ import {
   type PrunedResultStore,
   RECALL_TOOL_DEFINITION,
   RECALL_TOOL_NAME,
-  recallNote,
 } from './pruned-store.js';
 import type { CompactionStrategy } from './types.js';
 
@@ -28,18 +28,8 @@ export function offerRecall(request: PreGenerateContext['request'], offer: boole
   else delete request.tools;
 }
 
-/** Says once per hook that pruning alone no longer holds the run. */
-export function warnFolded(warn: (key: string, message: string) => void): void {
-  warn(
-    'folded',
-    '@lousho/build-ai-agent: pruning tool results no longer keeps this run under the compaction threshold, so the ' +
-      'hook folded its oldest turns into one short marker (their calls are listed, their text is gone). A summarizer ' +
-      "keeps more of them: createAgent({ compaction: { summarizer: 'openai/gpt-4o-mini' } }).",
-  );
-}
-
 /** Options of createCompactionHook() (and of createAgent({ compaction }), which also takes `summarizer`). */
-export interface CompactionHookOptions {
+export interface CompactionHookOptions extends CompactionLayers {
   /** How to compact; pruneToolResultsStrategy() by default. twoPhaseStrategy() is recommended. */
   strategy?: CompactionStrategy;
   /** Compact when the estimated request is above this share of the context window. In (0, 1]; default 0.9. */
@@ -76,6 +66,15 @@ export interface CompactionHookOptions {
    * createCompactionHook() register `recallTool(store)` among your tools yourself.
    */
   recall?: boolean | PrunedResultStore;
+  /**
+   * What happens when a request does not fit the context window at all (the threshold is
+   * below it, so this is rare: pruning alone could not keep a long run inside it): true (the
+   * default) runs the overflow recovery, which prunes and folds the oldest turns down to 60%
+   * of the window, announced by compaction.start / compaction.done with trigger 'overflow'
+   * and onCompaction (strategy 'overflow-recovery'); false refuses such a request with
+   * LOUSHO_CONTEXT_OVERFLOW instead.
+   */
+  overflowRecovery?: boolean;
 }
 
 /** The options createCompactionHook() takes. */
@@ -89,10 +88,25 @@ export const HOOK_KEYS: (keyof CompactionHookOptions)[] = [
   'mode',
   'recall',
   'digestChars',
+  'lowWaterMark',
+  'fold',
+  'minimumGain',
+  'overflowRecovery',
 ];
 
 /** A result is pruned at every step in lean mode only when it has this many times its marker's tokens. */
 export const LEAN_MIN_GAIN_RATIO = 3;
+
+/**
+ * The layers lean mode turns on, unless you set them: above the threshold it folds the
+ * oldest turns down to half of it, and applies only compactions that free a tenth of it.
+ */
+export const LEAN_LAYERS: Required<Pick<CompactionLayers, 'fold' | 'minimumGain'>> = { fold: true, minimumGain: 0.1 };
+
+function checkShare(value: unknown, option: string, where: string): void {
+  if (value !== undefined && (typeof value !== 'number' || !(value > 0 && value <= 1)))
+    throw configError(`${where}: ${option} must be a share of the threshold in (0, 1], such as 0.5.`, { option });
+}
 
 /** createCompactionHook()'s options, checked, with the defaults filled in. */
 export function resolveHookOptions(options: CompactionHookOptions) {
@@ -108,7 +122,6 @@ export function resolveHookOptions(options: CompactionHookOptions) {
       `${where}: recall must be true, false or a PrunedResultStore (an object with save() and load()).`,
     );
   }
-  const note = recall === undefined ? {} : { recallNote };
   const digestChars = options.digestChars;
   if (digestChars !== undefined) {
     if (!Number.isInteger(digestChars) || digestChars < 0) {
@@ -126,7 +139,19 @@ export function resolveHookOptions(options: CompactionHookOptions) {
   }
   const lean =
     mode === 'lean' ? { marker: 'digest' as const, ...(digestChars === undefined ? {} : { digestChars }) } : {};
-  const strategy = checkStrategy(options.strategy, where) ?? pruneToolResultsStrategy({ ...lean, ...note });
+  checkShare(options.lowWaterMark, 'lowWaterMark', where);
+  checkShare(options.minimumGain, 'minimumGain', where);
+  if (options.fold !== undefined && typeof options.fold !== 'boolean')
+    throw configError(`${where}: fold must be true or false.`, { option: 'fold' });
+  if (options.overflowRecovery !== undefined && typeof options.overflowRecovery !== 'boolean')
+    throw configError(`${where}: overflowRecovery must be true or false.`, { option: 'overflowRecovery' });
+  const chosen = checkStrategy(options.strategy, where) ?? pruneToolResultsStrategy(lean);
+  const layers: CompactionLayers = {
+    ...(mode === 'lean' ? LEAN_LAYERS : {}),
+    ...(options.lowWaterMark === undefined ? {} : { lowWaterMark: options.lowWaterMark }),
+    ...(options.fold === undefined ? {} : { fold: options.fold }),
+    ...(options.minimumGain === undefined ? {} : { minimumGain: options.minimumGain }),
+  };
   const onCompaction = options.onCompaction;
   if (onCompaction !== undefined && typeof onCompaction !== 'function')
     throw configError(`${where}: onCompaction must be a function.`);
@@ -141,10 +166,11 @@ export function resolveHookOptions(options: CompactionHookOptions) {
   return {
     mode,
     recall,
-    note,
     lean,
-    strategy,
-    fallback: strategy.fallback ?? pruneToolResultsStrategy(note),
+    // The layers that are on, around the strategy; with none, the strategy as it is.
+    strategy: withLayers(chosen, layers),
+    fallback: chosen.fallback ?? pruneToolResultsStrategy(),
+    overflowRecovery: options.overflowRecovery ?? true,
     percent: checkThresholdPercent(options.thresholdPercent, where) ?? DEFAULT_THRESHOLD_PERCENT,
     windowOption,
     protectedOption: checkTokens(options.protectedTokens, 'protectedTokens', where),

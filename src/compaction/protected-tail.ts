@@ -24,10 +24,10 @@ export function protectedTailStart(
 export const DEFAULT_PROTECTED_TOKENS = 40_000;
 
 /**
- * The protected tail in effect: `requested` (or the default) capped at half the
- * threshold, so a strategy can always get under the threshold when it is reachable and a
- * small window still compacts. `capped` is true when a value the user set was lowered
- * (the hook warns once).
+ * The protected tail in effect. The default is 40,000 tokens capped at half the threshold,
+ * so a small window still compacts. A value you set is used as it is, unless it is at or
+ * above the threshold, where it would protect everything: then it is capped at half the
+ * threshold too, and `capped` is true (the hook warns once).
  */
 export function effectiveProtectedTokens(
   requested: number | undefined,
@@ -35,7 +35,7 @@ export function effectiveProtectedTokens(
 ): { protectedTokens: number; capped: boolean } {
   const cap = Math.floor(thresholdTokens / 2);
   if (requested === undefined) return { protectedTokens: Math.min(DEFAULT_PROTECTED_TOKENS, cap), capped: false };
-  if (requested > cap) return { protectedTokens: cap, capped: true };
+  if (requested >= thresholdTokens) return { protectedTokens: cap, capped: true };
   return { protectedTokens: requested, capped: false };
 }
 

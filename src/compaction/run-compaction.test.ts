@@ -3,6 +3,7 @@ import type { Message } from '../messages/types.js';
 import { estimateTokens } from '../models/estimate-tokens.js';
 import { readingTranscript } from '../test-support/transcripts.js';
 import { compactionDoneEvent, compactionInfo } from './compaction-report.js';
+import { lowWaterMarkLayer, minimumGainLayer } from './layers.js';
 import { pruneToolResultsStrategy } from './prune-tool-results.js';
 import { runCompaction } from './run-compaction.js';
 import { summaryMessage } from './summarize.js';
@@ -123,7 +124,7 @@ describe('runCompaction', () => {
     });
   });
 
-  describe('deeper: a strategy that summarizes, when pruning alone frees too little', () => {
+  describe('the opt-in layers through the runner', () => {
     // Prunes when the size to get under is the real threshold; summarizes when asked for less.
     const summarizing = (fail = false): CompactionStrategy & { asked: number[] } => {
       const asked: number[] = [];
@@ -151,40 +152,42 @@ describe('runCompaction', () => {
         },
       };
     };
-    const run = (strategy: CompactionStrategy, messages: Message[], minGainTokens: number) => {
+    const run = (strategy: CompactionStrategy, messages: Message[]) => {
       const input = inputOf(messages, 1_000);
       return runCompaction({
         strategy,
         fallback: pruneToolResultsStrategy(),
         input,
         tokensBefore: input.estimateTokens(messages),
-        deeper: { lowWaterTokens: 500, minGainTokens },
       });
     };
 
-    it('asks for the low-water mark and keeps the summary when the prune gained less than the minimum', async () => {
+    it('lowWaterMark asks the strategy for its share of the threshold; the summary is judged against the threshold itself', async () => {
       const strategy = summarizing();
-      const outcome = await run(strategy, readingTranscript(6, 700), 100_000);
-      expect(strategy.asked).toEqual([1_000, 500]);
+      const outcome = await run(lowWaterMarkLayer(strategy, 0.5), readingTranscript(6, 700));
+      expect(strategy.asked).toEqual([500]);
       expect(outcome.summary).toBe('read files 0 to 5');
       expect(outcome.tokensAfter).toBeLessThan(1_000);
       expect(outcome.error).toBeUndefined();
     });
 
-    it('keeps the prune, without a second call, when it gained enough', async () => {
+    it('without a layer, the strategy is asked for the threshold and its result kept as it is', async () => {
       const strategy = summarizing();
-      const outcome = await run(strategy, readingTranscript(6, 700), 1);
+      const outcome = await run(strategy, readingTranscript(6, 700));
       expect(strategy.asked).toEqual([1_000]);
       expect(outcome.summary).toBeUndefined();
       expect(outcome.prunedToolCallIds.length).toBeGreaterThan(0);
     });
 
-    it('keeps the pruned result and reports the error when the second attempt fails', async () => {
-      const outcome = await run(summarizing(true), readingTranscript(6, 700), 100_000);
-      expect(outcome.changed).toBe(true);
-      expect(outcome.summary).toBeUndefined();
-      expect(outcome.prunedToolCallIds.length).toBeGreaterThan(0);
-      expect(outcome.error?.code).toBe('LOUSHO_STRATEGY_FAILED');
+    it('minimumGain leaves the transcript as it is when the strategy frees less than its share', async () => {
+      const strategy = summarizing();
+      const messages = readingTranscript(6, 700);
+      const outcome = await run(minimumGainLayer(strategy, 5), messages);
+      expect(strategy.asked).toEqual([1_000]);
+      expect(outcome.changed).toBe(false);
+      expect(outcome.messages).toBe(messages);
+      const kept = await run(minimumGainLayer(summarizing(), 0.01), messages);
+      expect(kept.changed).toBe(true);
     });
   });
 });

@@ -1,11 +1,13 @@
 import { LoushoError, type LoushoErrorCode } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import { findPairingProblem, validateMessage, validateMessageShapes } from '../messages/validate.js';
-import { pruneThenFold } from './next-step.js';
 import { rejectSummary } from './trigger.js';
 import { type CompactionInput, type CompactionResult, type CompactionStrategy, messageCounter } from './types.js';
 
-/** One compaction to run: the strategy, the one whose result is kept when a summary is rejected, and its input. */
+/**
+ * One compaction to run: the strategy (with any layers around it), the one whose result is
+ * kept when a summary is rejected, and its input.
+ */
 export interface CompactionAttempt {
   /** The strategy that runs (its fallback, while summaries are paused). */
   strategy: CompactionStrategy;
@@ -15,22 +17,6 @@ export interface CompactionAttempt {
   input: CompactionInput;
   /** The request's size before, as the caller measured it. */
   tokensBefore: number;
-  /**
-   * The hook's next step and minimum gain (absent for a compaction by hand): when the
-   * strategy's result is still above `foldAbove` (the threshold when absent) or frees fewer
-   * than `minGainTokens`, prune and fold the oldest turns down to `lowWaterTokens`; a
-   * compaction that still frees fewer than `minGainTokens` is not applied (it would break
-   * the prompt cache for too little).
-   */
-  next?: { lowWaterTokens: number; minGainTokens: number; foldAbove?: number };
-  /**
-   * For a strategy that summarizes (absent for a compaction by hand): when it only pruned and
-   * freed fewer than `minGainTokens`, it runs again with `lowWaterTokens` as the size to get
-   * under, so one summary makes room for many steps instead of a prune at every one of ever
-   * closer crossings, each breaking the prompt cache. The summary is still checked against
-   * the real threshold; when this second attempt fails, the pruned result is kept.
-   */
-  deeper?: { lowWaterTokens: number; minGainTokens: number };
 }
 
 /** What a compaction did: the new transcript and everything the events and onCompaction report. */
@@ -54,8 +40,6 @@ export interface CompactionOutcome {
   error?: LoushoError;
   /** A summary was written but rejected (it left the request above the threshold, or made it larger). */
   summaryRejected: boolean;
-  /** The compaction would have freed fewer than the minimum gain, so it was not applied. */
-  smallGain: boolean;
 }
 
 function sameMessages(a: readonly Message[], b: readonly Message[]): boolean {
@@ -189,45 +173,6 @@ export async function runCompaction(run: CompactionAttempt): Promise<CompactionO
     error = invalid(strategy.name, `made the request larger (${tokensBefore} -> ${tokensAfter} tokens)`);
     result = undefined;
   }
-  if (
-    run.deeper !== undefined &&
-    result !== undefined &&
-    result.summary === undefined &&
-    error === undefined &&
-    tokensBefore - tokensAfter < run.deeper.minGainTokens
-  ) {
-    const deeper = await attemptDeeper(run, run.deeper.lowWaterTokens, tokensAfter);
-    if (deeper.error !== undefined) error = deeper.error;
-    if (deeper.result !== undefined) {
-      result = deeper.result;
-      tokensAfter = deeper.tokensAfter;
-      appliedStrategy = deeper.result.appliedStrategy;
-    }
-  }
-  let smallGain = false;
-  if (run.next !== undefined) {
-    const { lowWaterTokens, minGainTokens } = run.next;
-    const base = result?.messages ?? messages;
-    const baseTokens = result === undefined ? tokensBefore : tokensAfter;
-    if (baseTokens > (run.next.foldAbove ?? input.thresholdTokens) || tokensBefore - baseTokens < minGainTokens) {
-      const further = pruneThenFold({ ...input, messages: base }, lowWaterTokens);
-      if (further.messages !== base) {
-        const earlier = result?.prunedToolCallIds ?? [];
-        result = { ...further, prunedToolCallIds: [...earlier, ...further.prunedToolCallIds] };
-        tokensAfter = input.estimateTokens(further.messages);
-        if (further.appliedStrategy !== undefined) appliedStrategy = further.appliedStrategy;
-      }
-    }
-    if (
-      result !== undefined &&
-      tokensBefore - tokensAfter < minGainTokens &&
-      !sameMessages(result.messages, messages)
-    ) {
-      smallGain = true;
-      result = undefined;
-      appliedStrategy = undefined;
-    }
-  }
   const changed = result !== undefined && !sameMessages(result.messages, messages);
   return {
     messages: changed && result !== undefined ? result.messages : messages,
@@ -240,34 +185,5 @@ export async function runCompaction(run: CompactionAttempt): Promise<CompactionO
     ...(changed && result?.summary !== undefined ? { summary: result.summary } : {}),
     ...(error === undefined ? {} : { error }),
     summaryRejected,
-    smallGain,
   };
-}
-
-/**
- * Runs the strategy again, asked for `lowWaterTokens`; returns its result when it summarized,
- * stays under the real threshold and frees more than `currentTokens` did.
- */
-async function attemptDeeper(
-  run: CompactionAttempt,
-  lowWaterTokens: number,
-  currentTokens: number,
-): Promise<{ result?: CompactionResult; tokensAfter: number; error?: LoushoError }> {
-  const { strategy, input, tokensBefore } = run;
-  try {
-    const result = await attempt(strategy, { ...input, thresholdTokens: lowWaterTokens });
-    if (result.error !== undefined) {
-      return {
-        tokensAfter: currentTokens,
-        error: compactionError(result.error, 'LOUSHO_STRATEGY_FAILED', strategy.name),
-      };
-    }
-    const tokensAfter = sizeOf(result.messages, input, tokensBefore);
-    const better = result.summary !== undefined && tokensAfter < currentTokens;
-    if (!better || rejectSummary(tokensBefore, tokensAfter, input.thresholdTokens))
-      return { tokensAfter: currentTokens };
-    return { result, tokensAfter };
-  } catch (cause) {
-    return { tokensAfter: currentTokens, error: cause as LoushoError };
-  }
 }

@@ -111,7 +111,9 @@ function threshold(s: Scenario): number {
 /** The protected tail compactMessages promises: the requested size (or the default), at most half the threshold. */
 function effectiveProtectedTokens(s: Scenario): number {
   const cap = Math.floor(threshold(s) / 2);
-  return Math.min(s.protectedTokens ?? DEFAULT_PROTECTED_TOKENS, cap);
+  if (s.protectedTokens === undefined) return Math.min(DEFAULT_PROTECTED_TOKENS, cap);
+  // A value you set is used as it is, unless it is at or above the threshold.
+  return s.protectedTokens >= threshold(s) ? cap : s.protectedTokens;
 }
 
 /** Index where the longest suffix whose message tokens add up to at most `budget` starts. */

@@ -70,14 +70,17 @@ describe('effectiveProtectedTokens', () => {
     expect(effectiveProtectedTokens(undefined, 7_372)).toEqual({ protectedTokens: 3_686, capped: false });
   });
 
-  it('caps a value above half the threshold at half of it, like the default, and says so', () => {
-    expect(effectiveProtectedTokens(5_000, 7_372)).toEqual({ protectedTokens: 3_686, capped: true });
+  it('caps a value at or above the threshold (it would protect everything) at half of it, and says so', () => {
     expect(effectiveProtectedTokens(7_372, 7_372)).toEqual({ protectedTokens: 3_686, capped: true });
     expect(effectiveProtectedTokens(50_000, 7_372)).toEqual({ protectedTokens: 3_686, capped: true });
   });
 
-  it('keeps a value up to half the threshold as it is', () => {
+  it('keeps a value below the threshold as it is', () => {
     expect(effectiveProtectedTokens(3_686, 7_372)).toEqual({ protectedTokens: 3_686, capped: false });
+    // Above half the threshold but below it: used as set (20,000 of a 25,600 threshold is not capped).
+    expect(effectiveProtectedTokens(5_000, 7_372)).toEqual({ protectedTokens: 5_000, capped: false });
+    expect(effectiveProtectedTokens(20_000, 25_600)).toEqual({ protectedTokens: 20_000, capped: false });
+    expect(effectiveProtectedTokens(7_371, 7_372)).toEqual({ protectedTokens: 7_371, capped: false });
     expect(effectiveProtectedTokens(2_000, 7_372)).toEqual({ protectedTokens: 2_000, capped: false });
   });
 });

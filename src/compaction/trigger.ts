@@ -17,27 +17,15 @@ export function rejectSummary(tokensBefore: number, tokensAfter: number, thresho
   return tokensAfter > thresholdTokens || tokensAfter > tokensBefore;
 }
 
-/** While summaries are paused after a rejection: until the transcript has twice as many messages. */
-export function summariesPaused(pausedUntilMessages: number | undefined, messageCount: number): boolean {
-  return pausedUntilMessages !== undefined && messageCount < pausedUntilMessages;
+/** While summaries are paused after a rejection: until the transcript has `pausedUntilMessages` messages. */
+export function summariesPaused(pausedUntilMessages: number | undefined, transcriptLength: number): boolean {
+  return pausedUntilMessages !== undefined && transcriptLength < pausedUntilMessages;
 }
 
-/** The share of the threshold that the hook's next step (folding old turns) compacts down to: its low-water mark. */
-export const LOW_WATER_PERCENT = 0.5;
-/** The smallest gain, as a share of the threshold, worth breaking the prompt cache for. */
-export const MIN_GAIN_PERCENT = 0.1;
-
-/** The low-water mark and the minimum gain of a threshold, in tokens. */
-export function nextStepSizes(thresholdTokens: number): {
-  lowWaterTokens: number;
-  minGainTokens: number;
-  foldAbove?: number;
-} {
-  return {
-    lowWaterTokens: Math.max(1, Math.floor(thresholdTokens * LOW_WATER_PERCENT)),
-    minGainTokens: Math.floor(thresholdTokens * MIN_GAIN_PERCENT),
-  };
+/** The transcript length until which summaries are paused after a rejection at `length` messages: twice as many. */
+export function pauseUntil(length: number): number {
+  return length * 2;
 }
 
-/** The share of its target that a request that does not fit is compacted down to (oldest turns first). */
+/** The share of its target that a request that does not fit the window is compacted down to by the overflow recovery. */
 export const FIT_LOW_WATER_PERCENT = 0.6;

@@ -19,8 +19,11 @@ export interface CompactionStartEvent {
   contextWindow: number;
   /** The threshold in tokens: the request is compacted above it, and a summary must bring it under. */
   thresholdTokens: number;
-  /** 'manual' for session.compact(); absent when a run's hook compacted. */
-  trigger?: 'manual';
+  /**
+   * 'manual' for session.compact(); 'overflow' when the request did not fit the context
+   * window and the overflow recovery ran; absent when a run's hook compacted above its threshold.
+   */
+  trigger?: 'manual' | 'overflow';
 }
 
 /** Reported once after each compaction.start. */
@@ -50,8 +53,11 @@ export interface CompactionDoneEvent {
   };
   /** True when the strategy could not shrink anything. */
   unchanged?: true;
-  /** 'manual' for session.compact(); absent when a run's hook compacted. */
-  trigger?: 'manual';
+  /**
+   * 'manual' for session.compact(); 'overflow' when the request did not fit the context
+   * window and the overflow recovery ran; absent when a run's hook compacted above its threshold.
+   */
+  trigger?: 'manual' | 'overflow';
 }
 
 /** Either compaction event: `compaction.start` or `compaction.done`. */

@@ -1,13 +1,12 @@
-import { compactorStrategy } from '../compaction/compactor-strategy.js';
-import { foldTurns } from '../compaction/fold-turns.js';
-import { foldMarkerChars } from '../compaction/next-step.js';
-import { pruneToolResults } from '../compaction/prune-tool-results.js';
-import { FIT_LOW_WATER_PERCENT } from '../compaction/trigger.js';
+import { attemptCompaction } from '../compaction/hook-attempt.js';
+import { overflowRecoveryStrategy } from '../compaction/overflow-recovery.js';
+import { effectiveProtectedTokens } from '../compaction/protected-tail.js';
 import type { AgentEvent } from '../contracts/agent-event.js';
 import type { ModelRequest } from '../contracts/model-request.js';
 import { cutMiddle, mediaMarker, planCuts } from '../core/recovery.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import { contentLength, contentText } from '../messages/content.js';
+import { isPinned } from '../messages/pin.js';
 import { latestAssistantIndex } from '../messages/turns.js';
 import type { ContentPart, ImagePart, Message, ToolCall } from '../messages/types.js';
 import { argumentsText } from '../models/estimate-tokens.js';
@@ -27,51 +26,29 @@ export interface FitAction {
   action: string;
 }
 
-/** Replaces the transcript's content with `next`, in place. */
-function rewrite(messages: Message[], next: readonly Message[]): void {
-  if (next !== messages) messages.splice(0, messages.length, ...next);
-}
-
 /**
- * Compacts without a hook and without a model call: prunes old results (the newest half of
- * the target kept), then folds the oldest turns into one marker turn until the request is at
- * `lowWaterTokens`: well under the target, so the next steps have room to append, and not
- * down to a few hundred tokens.
+ * The overflow recovery of a run without a compaction hook: the same strategy, runner and
+ * events (trigger 'overflow') as the hook's recover(), with the default protected tail.
  */
-function foldOldest(ctx: FitContext, targetTokens: number, lowWaterTokens: number): void {
-  const { request, run } = ctx;
-  const input = {
-    messages: request.messages,
-    estimateTokens: (list: readonly Message[]) => run.budget.measureWith(request, list),
-    countMessage: (m: Message) => run.budget.messageTokens(m, request.model),
-    contextWindow: Math.max(targetTokens, 1),
-    protectedTokens: Math.floor(targetTokens / 2),
+async function recoverWithoutHook(ctx: FitContext, targetTokens: number): Promise<void> {
+  const { request, run, emit } = ctx;
+  const contextWindow = (await run.budget.contextWindow({ unknown: 'none' })) ?? targetTokens;
+  const strategy = overflowRecoveryStrategy();
+  await attemptCompaction({
+    request,
+    run,
+    emit,
+    strategy,
+    fallback: strategy,
+    tokensBefore: run.budget.measure(request),
+    contextWindow,
     thresholdTokens: targetTokens,
-    model: request.model,
-  };
-  rewrite(request.messages, pruneToolResults(input).messages);
-  if (run.budget.measure(request) <= lowWaterTokens) return;
-  const folded = foldTurns(
-    { ...input, messages: request.messages, protectedTokens: 0 },
-    lowWaterTokens,
-    foldMarkerChars(lowWaterTokens),
-  );
-  rewrite(request.messages, folded.messages);
-}
-
-/** The last thing before giving up: the Compactor's drain and a truncated summary of the rest (the task included). */
-async function drainAndTruncate(ctx: FitContext, targetTokens: number): Promise<void> {
-  const { request, run } = ctx;
-  const drained = await compactorStrategy().compact({
-    messages: request.messages,
-    estimateTokens: (list: readonly Message[]) => run.budget.measureWith(request, list),
-    countMessage: (m: Message) => run.budget.messageTokens(m, request.model),
-    contextWindow: Math.max(targetTokens, 1),
-    protectedTokens: 0,
-    thresholdTokens: targetTokens,
-    model: request.model,
+    protectedTokens: effectiveProtectedTokens(undefined, targetTokens).protectedTokens,
+    trigger: 'overflow',
+    quiet: false,
+    recall: undefined,
+    onCompaction: undefined,
   });
-  rewrite(request.messages, drained.messages);
 }
 
 /**
@@ -88,7 +65,11 @@ function cutNewestResults(request: ModelRequest, run: RunState, targetTokens: nu
   for (const call of (messages[latest] as Extract<Message, { role: 'assistant' }>).toolCalls ?? [])
     calls.set(call.id, call);
   const indices: number[] = [];
-  for (let i = latest + 1; i < messages.length; i++) if ((messages[i] as Message).role === 'tool') indices.push(i);
+  // A pinned result is never cut, by anything.
+  for (let i = latest + 1; i < messages.length; i++) {
+    const m = messages[i] as Message;
+    if (m.role === 'tool' && !isPinned(m)) indices.push(i);
+  }
   if (indices.length === 0) return 0;
   const over = (run.budget.measure(request) - targetTokens) * overshoot;
   const sizes = indices.map((i) => ({
@@ -110,12 +91,11 @@ function cutNewestResults(request: ModelRequest, run: RunState, targetTokens: nu
 }
 
 /**
- * Gets the request down to `targetTokens`, in this order, stopping as soon as it fits:
- * the hooks' recover() (the compaction hook compacts harder), then without a model call:
- * prune old results and fold the oldest turns down to the low-water mark
- * (FIT_LOW_WATER_PERCENT of the target), cut the newest turn's own results, and last the
- * Compactor's drain and truncated summary. Throws LOUSHO_CONTEXT_OVERFLOW when even that is
- * not enough: such a request is never sent. Resolves to what it did.
+ * Gets a request that does not fit down to `targetTokens`, in this order, stopping as soon
+ * as it fits: the overflow recovery (the compaction hook's recover(), else the same recovery
+ * run here), then cutting the newest turn's own (unpinned) results, head and tail kept.
+ * Throws LOUSHO_CONTEXT_OVERFLOW when even that is not enough, or when the compaction hook's
+ * overflowRecovery is off: such a request is never sent. Resolves to what it did.
  */
 export async function fitRequest(
   ctx: FitContext,
@@ -127,12 +107,12 @@ export async function fitRequest(
   const actions: FitAction[] = [];
   const before = size();
   if (before <= targetTokens) return actions;
-  for (const hook of hooks.list()) {
-    if (hook.recover === undefined) continue;
-    await hook.recover({ request, run, reason, targetTokens, ...(emit === undefined ? {} : { emit }) });
+  const recovering = hooks.list().filter((hook) => hook.recover !== undefined);
+  for (const hook of recovering) {
+    await hook.recover?.({ request, run, reason, targetTokens, ...(emit === undefined ? {} : { emit }) });
     if (size() <= targetTokens) break;
   }
-  if (size() > targetTokens) foldOldest(ctx, targetTokens, Math.floor(targetTokens * FIT_LOW_WATER_PERCENT));
+  if (recovering.length === 0) await recoverWithoutHook(ctx, targetTokens);
   // What compaction (not the cut below) did, for the report.
   const compactedTo = size();
   if (compactedTo < before) {
@@ -150,7 +130,6 @@ export async function fitRequest(
     if (more === 0) break;
     cut = Math.max(cut, more);
   }
-  if (size() > targetTokens) await drainAndTruncate(ctx, targetTokens);
   if (cut > 0) {
     actions.push({
       kind: 'oversized-results',

@@ -1,4 +1,6 @@
+import type { Tool } from '../executor/tool.js';
 import type { Message } from '../messages/types.js';
+import { prose } from './text.js';
 
 /** A tool turn: one assistant message calling `name` and its result. */
 export function toolTurn(id: string, name: string, args: unknown, result: string): Message[] {
@@ -25,4 +27,14 @@ export function readingTranscript(turns: number, size = 2_000): Message[] {
     );
   }
   return messages;
+}
+
+/** A `read` tool whose result for a path is `chars` characters of prose (seeded by the path). */
+export function proseReadTool(chars: number): Tool<never, unknown> {
+  return {
+    name: 'read',
+    description: 'Read a file.',
+    parameters: { type: 'object', properties: { path: { type: 'string' } } },
+    execute: (args: { path: string }) => `// ${args.path}\n${prose(args.path.length * 7, chars)}`,
+  };
 }

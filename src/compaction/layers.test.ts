@@ -1,19 +1,20 @@
 /**
- * The hook's next step and its cost rules: pruning alone is followed by folding down to the
- * low-water mark, so the next steps only append; a compaction that frees less than the
- * minimum gain is not applied, and the next attempt waits until one could.
+ * The opt-in layers, each on its own: `fold` folds a pruned run down to the low-water mark,
+ * so the next steps only append; `minimumGain` does not apply a compaction that frees less
+ * than its share, and the next attempt waits until one could. Without them the hook runs the
+ * strategy as it is (see seed-rules.test.ts).
  */
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
 import type { AgentEvent, CompactionDoneEvent } from '../contracts/agent-event.js';
-import type { Tool } from '../executor/tool.js';
 import { estimateTokens } from '../models/estimate-tokens.js';
 import { prose } from '../test-support/text.js';
+import { proseReadTool } from '../test-support/transcripts.js';
 import { type MockReply, mockModel } from '../testing/mock-model.js';
 import { createCompactionHook } from './compaction-hook.js';
 import { FOLD_STEP_NAME } from './fold-turns.js';
+import { DEFAULT_LOW_WATER_MARK } from './layers.js';
 import { pruneToolResultsStrategy } from './prune-tool-results.js';
-import { LOW_WATER_PERCENT, MIN_GAIN_PERCENT } from './trigger.js';
 import type { CompactionStrategy } from './types.js';
 
 let warn: MockInstance<typeof console.warn>;
@@ -25,14 +26,7 @@ afterEach(() => warn.mockRestore());
 const WINDOW = 16_000;
 const THRESHOLD = WINDOW * 0.9;
 
-function readTool(chars: number): Tool<never, unknown> {
-  return {
-    name: 'read',
-    description: 'Read a file.',
-    parameters: { type: 'object', properties: { path: { type: 'string' } } },
-    execute: (args: { path: string }) => `// ${args.path}\n${prose(args.path.length * 7, chars)}`,
-  };
-}
+const readTool = proseReadTool;
 
 function reads(n: number) {
   const sizes: number[] = [];
@@ -60,14 +54,14 @@ function counted(): { strategy: CompactionStrategy; calls: () => number } {
   };
 }
 
-describe('the low-water mark', () => {
+describe('the fold layer', () => {
   it('folds a pruned run down to half the threshold, after which the steps only append until the threshold', async () => {
     const { model, sizes } = reads(250);
     const events: AgentEvent[] = [];
     const agent = createAgent({
       provider: model,
       tools: [readTool(1_600)],
-      hooks: [createCompactionHook({ contextWindow: WINDOW, protectedTokens: 2_000 })],
+      hooks: [createCompactionHook({ contextWindow: WINDOW, protectedTokens: 2_000, fold: true })],
       limits: { maxSteps: 300 },
       onEvent: (e) => events.push(e),
     });
@@ -75,7 +69,7 @@ describe('the low-water mark', () => {
     const dones = events.filter((e): e is CompactionDoneEvent => e.type === 'compaction.done');
     const folds = dones.filter((d) => d.appliedStrategy === FOLD_STEP_NAME);
     expect(folds.length).toBeGreaterThan(0);
-    for (const done of folds) expect(done.tokensAfter).toBeLessThanOrEqual(THRESHOLD * LOW_WATER_PERCENT);
+    for (const done of folds) expect(done.tokensAfter).toBeLessThanOrEqual(THRESHOLD * DEFAULT_LOW_WATER_MARK);
     // Between two compactions the request only grows: from the low-water mark to the threshold.
     const steps = dones.map((d) => d.step as number);
     for (let k = 1; k < steps.length; k++) {
@@ -87,8 +81,8 @@ describe('the low-water mark', () => {
   });
 });
 
-describe('the minimum gain', () => {
-  it(`does not apply a compaction that frees less than ${MIN_GAIN_PERCENT * 100}% of the threshold, and does not retry it at every step`, async () => {
+describe('the minimum gain layer', () => {
+  it('does not apply a compaction that frees less than 10% of the threshold, and does not retry it at every step', async () => {
     // A task the hook cannot shrink (the first user message) keeps the request over the
     // threshold; each step adds a small result, so what a compaction could free stays small.
     const { model, sizes } = reads(12);
@@ -97,7 +91,7 @@ describe('the minimum gain', () => {
     const agent = createAgent({
       provider: model,
       tools: [readTool(300)],
-      hooks: [createCompactionHook({ contextWindow: 20_000, strategy, protectedTokens: 0 })],
+      hooks: [createCompactionHook({ contextWindow: 20_000, strategy, protectedTokens: 0, minimumGain: 0.1 })],
       onEvent: (e) => events.push(e),
     });
     const result = await agent.send(`Read the files. ${prose(3, 78_000)}`);

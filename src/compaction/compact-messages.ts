@@ -36,6 +36,8 @@ export interface CompactMessagesOptions {
   contextWindow?: number;
   /** Share of the window a two-phase strategy must get under (default 0.9). */
   thresholdPercent?: number;
+  /** Tokens kept free for the reply: the threshold becomes at most contextWindow - reserveOutputTokens. */
+  reserveOutputTokens?: number;
   /** Aborts a summarizer call. */
   abortSignal?: AbortSignal;
 }
@@ -74,14 +76,18 @@ export interface CompactionSizes {
  * 128,000). Throws LOUSHO_CONFIG_INVALID, naming `where`, on a bad value.
  */
 export async function compactionSizes(
-  options: Pick<CompactMessagesOptions, 'contextWindow' | 'thresholdPercent' | 'protectedTokens'>,
+  options: Pick<
+    CompactMessagesOptions,
+    'contextWindow' | 'thresholdPercent' | 'protectedTokens' | 'reserveOutputTokens'
+  >,
   budget: RequestBudget,
   where: string,
 ): Promise<CompactionSizes> {
   const thresholdPercent = checkThresholdPercent(options.thresholdPercent, where) ?? DEFAULT_THRESHOLD_PERCENT;
   const requested = checkTokens(options.protectedTokens, 'protectedTokens', where);
+  const reserve = checkTokens(options.reserveOutputTokens, 'reserveOutputTokens', where) ?? 0;
   const contextWindow = await budget.contextWindow({ option: checkContextWindow(options.contextWindow, where) });
-  const threshold = thresholdTokens(contextWindow, thresholdPercent);
+  const threshold = thresholdTokens(contextWindow, thresholdPercent, reserve);
   return {
     contextWindow,
     thresholdPercent,
@@ -165,6 +171,7 @@ export async function compactMessages(
     'model',
     'contextWindow',
     'thresholdPercent',
+    'reserveOutputTokens',
     'abortSignal',
   ]);
   const input = messages.slice();

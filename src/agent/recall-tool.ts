@@ -27,7 +27,12 @@ export function recallTool(store: PrunedResultStore): Tool<
     async execute({ id }) {
       const original = await store.load(String(id));
       if (original === undefined) {
-        throw new Error(`No pruned result with id ${JSON.stringify(id)} was kept; call the tool again instead.`);
+        const evicted = (store as { wasEvicted?: (id: string) => boolean }).wasEvicted?.(String(id)) === true;
+        throw new Error(
+          evicted
+            ? `The pruned result of call ${JSON.stringify(id)} was evicted from the recall store (it keeps the newest originals within its size limit); call the tool again instead.`
+            : `No pruned result with id ${JSON.stringify(id)} was kept; call the tool again instead.`,
+        );
       }
       return original.content;
     },

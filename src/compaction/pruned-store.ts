@@ -13,21 +13,69 @@ export interface PrunedResultStore {
   load(toolCallId: string): ToolMessage | undefined | Promise<ToolMessage | undefined>;
 }
 
-/** Keeps the originals in memory, for the life of the agent. */
+/** The bytes of originals a MemoryPrunedResultStore keeps by default: 16 MB. */
+export const DEFAULT_RECALL_MAX_BYTES = 16 * 1024 * 1024;
+
+/** The bytes a result takes in memory, as UTF-16 text (images by their data). */
+function resultBytes(result: ToolMessage): number {
+  if (typeof result.content === 'string') return result.content.length * 2;
+  let bytes = 0;
+  for (const part of result.content) {
+    if (part.type === 'text') bytes += part.text.length * 2;
+    else bytes += part.image instanceof Uint8Array ? part.image.length : String(part.image).length * 2;
+  }
+  return bytes;
+}
+
+/**
+ * Keeps the originals in memory, at most `maxBytes` of them (16 MB by default): past that
+ * the oldest are evicted first, and `recall_tool_result` says so for an evicted id.
+ */
 export class MemoryPrunedResultStore implements PrunedResultStore {
-  readonly #results = new Map<string, ToolMessage>();
+  readonly #results = new Map<string, { result: ToolMessage; bytes: number }>();
+  readonly #evicted = new Set<string>();
+  readonly #maxBytes: number;
+  #bytes = 0;
+
+  constructor(options: { maxBytes?: number } = {}) {
+    this.#maxBytes = options.maxBytes ?? DEFAULT_RECALL_MAX_BYTES;
+  }
 
   save(result: ToolMessage): void {
-    this.#results.set(result.toolCallId, result);
+    const bytes = resultBytes(result);
+    const previous = this.#results.get(result.toolCallId);
+    if (previous !== undefined) {
+      this.#bytes -= previous.bytes;
+      this.#results.delete(result.toolCallId);
+    }
+    this.#results.set(result.toolCallId, { result, bytes });
+    this.#evicted.delete(result.toolCallId);
+    this.#bytes += bytes;
+    for (const [id, kept] of this.#results) {
+      if (this.#bytes <= this.#maxBytes) break;
+      this.#results.delete(id);
+      this.#bytes -= kept.bytes;
+      this.#evicted.add(id);
+    }
   }
 
   load(toolCallId: string): ToolMessage | undefined {
-    return this.#results.get(toolCallId);
+    return this.#results.get(toolCallId)?.result;
+  }
+
+  /** True when the original of `toolCallId` was kept once and evicted to stay within maxBytes. */
+  wasEvicted(toolCallId: string): boolean {
+    return this.#evicted.has(toolCallId);
   }
 
   /** How many originals are kept. */
   get size(): number {
     return this.#results.size;
+  }
+
+  /** The bytes the kept originals take. */
+  get bytes(): number {
+    return this.#bytes;
   }
 }
 

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { countTokens as gptTokenizerCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
-import { countTextTokens, exactTextTokens, MAX_BPE_PIECE, SAMPLE_ABOVE_CHUNKS } from '../src/models/tokenizer.js';
+import { countTextTokens, exactTextTokens, MAX_BPE_PIECE } from '../src/models/tokenizer.js';
 import { adversarialInputs, longestRun } from './adversarial-inputs.js';
 import { formatInt, formatMs, median } from './stats.js';
 
@@ -210,8 +210,9 @@ export function renderAdversarialMarkdown(r: AdversarialReport): string {
       "it; the time is the median of the runs, in wall-clock time and in this process's CPU time (user + system), " +
       "which other work on a shared machine inflates less. The error is against the exact BPE count of the first run's text " +
       `(exactTextTokens: the same merges on whole pre-tokens, equal to gpt-tokenizer's count in the tests). Pre-tokens ` +
-      `longer than ${formatInt(MAX_BPE_PIECE)} characters are merged in chunks of that length, and those longer than ` +
-      `${SAMPLE_ABOVE_CHUNKS} chunks on every other chunk; nothing else is approximated.`,
+      `longer than ${formatInt(MAX_BPE_PIECE)} characters are merged in chunks of that length (every chunk, a repeated ` +
+      'one once), and the pre-tokenizer cuts a run without a break every few thousand characters; nothing is sampled ' +
+      'or extrapolated.',
   );
   lines.push('');
   lines.push(

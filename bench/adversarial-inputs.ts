@@ -161,6 +161,33 @@ export function adversarialInputs(): AdversarialInput[] {
       make: (bytes, seed) => randomFrom(CJK(), 3, bytes, seed),
     },
     {
+      input: 'letter blocks and random CJK',
+      source:
+        'alternating 1,024-character blocks of one repeated lowercase letter and of seeded random U+4E00..U+9FFF: one pre-token whose chunks alternate between two rates of tokens per character',
+      make: (bytes, seed) => {
+        const random = seededRandom(seed);
+        const letter = String.fromCharCode(97 + (seed % 26)).repeat(1_024);
+        return fill(bytes, (i) =>
+          i % 2 === 0 ? letter : randomFrom(CJK(), 3, 3 * 1_024, Math.floor(random() * 2 ** 31)),
+        );
+      },
+    },
+    {
+      input: 'random emoji',
+      source: 'seeded random emoji of U+1F300..U+1F64F (a surrogate pair, 4 bytes of UTF-8 each), no spaces',
+      make: (bytes, seed) => {
+        const random = seededRandom(seed);
+        return fill(bytes, () => {
+          let block = '';
+          for (let i = 0; i < 1_024; i++) {
+            const point = 0x1f300 + Math.floor(random() * 0x350) - 0x10000;
+            block += String.fromCharCode(0xd800 + (point >> 10), 0xdc00 + (point & 0x3ff));
+          }
+          return block;
+        });
+      },
+    },
+    {
       input: 'CJK text (varied)',
       source: 'the sentences of scripts/fixtures/cjk.txt, shuffled per paragraph and numbered',
       make: (bytes, seed) => variedText(cjkText, bytes, seed, true),

@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { countTokens as cl100kReference } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as o200kReference } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { countTextTokens, exactTextTokens, MAX_BPE_PIECE, SAMPLE_ABOVE_CHUNKS } from './tokenizer.js';
+import { seededRandom } from '../test-support/adversarial-text.js';
+import { countTextTokens, exactTextTokens, MAX_BPE_PIECE } from './tokenizer.js';
 
 /** gpt-tokenizer's own count, special-token text counted as plain text: the reference. */
 const reference = {
@@ -12,16 +13,7 @@ const reference = {
   cl100k: (text: string) => cl100kReference(text, { disallowedSpecial: new Set() }),
 };
 
-/** mulberry32: the same text on every run, a new text for every seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 function pick(alphabet: string, chars: number, seed: number): string {
   const next = random(seed);
@@ -131,8 +123,8 @@ describe('countTextTokens', () => {
     expect(countTextTokens('a <|endoftext|> b')).toBeGreaterThan(3);
   });
 
-  // Long enough that a run without a break is cut into chunks and counted on a sample.
-  const chars = SAMPLE_ABOVE_CHUNKS * MAX_BPE_PIECE * 4;
+  // Long enough that a run without a break is cut by the pre-tokenizer and into chunks.
+  const chars = MAX_BPE_PIECE * 64;
   for (const [name, make] of Object.entries(CLASSES)) {
     const bound = BOUND[name] ?? 0;
     it(`${bound === 0 ? 'is exact' : `stays within ${bound * 100}% of the exact count`} on ${name}`, () => {
@@ -149,7 +141,7 @@ describe('countTextTokens', () => {
   it('gives ten times the tokens for ten times the text on every random input class', () => {
     // Prose and code are cut from one fixed text, so ten times as much of it is other text;
     // they are counted exactly (above), which is linear by construction.
-    const small = SAMPLE_ABOVE_CHUNKS * MAX_BPE_PIECE * 2;
+    const small = MAX_BPE_PIECE * 32;
     for (const [name, make] of Object.entries(CLASSES).filter(([n]) => n !== 'prose' && n !== 'code')) {
       const one = countTextTokens(make(small, 5));
       const ten = countTextTokens(make(small * 10, 5));
@@ -157,7 +149,7 @@ describe('countTextTokens', () => {
     }
   });
 
-  it('counts a run far longer than a chunk from a sample without drifting from the exact count', () => {
+  it('counts a run far longer than a chunk without drifting from the exact count', () => {
     const run = pick('abcdefghijklmnopqrstuvwxyz', 200_000, 7);
     const exact = exactTextTokens(run);
     expect(countTextTokens(run)).not.toBe(0);

@@ -7,6 +7,8 @@ import { toAgentsItems } from '../converters/to-agents-items.js';
 import { configError } from '../errors/lousho-error.js';
 import { type AgentsCompactionUsage, type AgentsSession, forwardOptionalMethods } from './agents-session.js';
 import { ConversationCompaction, type FrameworkCompactionOptions } from './conversation-compaction.js';
+import { sameValue } from './same-value.js';
+import { StoredTail } from './stored-tail.js';
 
 /** Options of {@link compactingSession}: the session to wrap, and the compaction hook's options. */
 export interface CompactingSessionOptions<I extends AgentsItem = AgentsItem> extends FrameworkCompactionOptions {
@@ -26,6 +28,12 @@ export class CompactingSession<I extends AgentsItem = AgentsItem> implements Age
   readonly #options: CompactingSessionOptions<I>;
   readonly #conversation: ConversationCompaction<AgentsItem>;
   #reported = 0;
+  /** The items stored through this session since the last runCompaction(); undefined: read the session again. */
+  #added: AgentsItem[] | undefined;
+  /** What the session holds, as our transcript's messages map to stored items (see StoredTail). */
+  readonly #stored = new StoredTail();
+  /** Items written by the last runCompaction() and compact() (what they cost), for tests and benchmarks. */
+  written = 0;
   // Present only when the wrapped session has them (see forwardOptionalMethods), calling its own.
   declare readonly prepareHistoryItemForModelInput?: (item: I) => I;
   declare readonly prepareHistoryItemsForPersistenceComparison?: (items: I[]) => I[];
@@ -59,15 +67,18 @@ export class CompactingSession<I extends AgentsItem = AgentsItem> implements Age
     return this.#inner.getItems(limit);
   }
 
-  addItems(items: I[]): Promise<void> {
-    return this.#inner.addItems(items);
+  async addItems(items: I[]): Promise<void> {
+    await this.#inner.addItems(items);
+    this.#added?.push(...items);
   }
 
   popItem(): Promise<I | undefined> {
+    this.#added = undefined;
     return this.#inner.popItem();
   }
 
   clearSession(): Promise<void> {
+    this.#added = undefined;
     return this.#inner.clearSession();
   }
 
@@ -84,12 +95,57 @@ export class CompactingSession<I extends AgentsItem = AgentsItem> implements Age
       await this.compact();
       return null;
     }
-    const items = await this.#inner.getItems();
-    const { messages, changed } = await this.#conversation.compact(items, agentsItemsToMessages, {
-      model: this.#options.model ?? '',
-    });
-    if (changed) this.#conversation.settle(await this.#replace(items, toAgentsItems(messages)));
+    const model = { model: this.#options.model ?? '' };
+    const added = await this.#addedSinceLastTurn();
+    const { messages, changed, from } =
+      added === undefined
+        ? await this.#conversation.compact(await this.#inner.getItems(), agentsItemsToMessages, model)
+        : await this.#conversation.compactAdded(added, agentsItemsToMessages, model);
+    this.#added = [];
+    this.written = 0;
+    const plan = this.#stored.plan(messages, from, this.#conversation.length, changed);
+    if (changed) {
+      if (plan === undefined) await this.#replaceAll(toAgentsItems(messages));
+      else await this.#replaceTail(plan.keep, plan.pop, plan.tail);
+    }
     return this.#usage();
+  }
+
+  /**
+   * The items stored through this session since the last turn, when the wrapped session
+   * still ends as this one last saw it (else someone else wrote to it: undefined, read it all).
+   */
+  async #addedSinceLastTurn(): Promise<AgentsItem[] | undefined> {
+    const added = this.#added;
+    if (added === undefined || this.#conversation.length === 0) return undefined;
+    const expected = added.length > 0 ? added[added.length - 1] : this.#conversation.last;
+    const [last] = await this.#inner.getItems(1);
+    return last === expected || sameValue(last, expected) ? added : undefined;
+  }
+
+  /** Replaces the last `pop` stored items with `tail`; puts them back if writing `tail` fails. */
+  async #replaceTail(keep: number, pop: number, tail: AgentsItem[]): Promise<void> {
+    const popped: I[] = [];
+    for (let i = 0; i < pop; i++) {
+      const item = await this.#inner.popItem();
+      if (item !== undefined) popped.unshift(item);
+    }
+    try {
+      await this.#inner.addItems(tail as I[]);
+    } catch (error) {
+      await this.#inner.addItems(popped);
+      throw error;
+    }
+    this.written = tail.length;
+    this.#conversation.settle(keep, tail);
+  }
+
+  /** Rewrites the whole stored history (after a compaction of its oldest part). */
+  async #replaceAll(next: AgentsItem[]): Promise<void> {
+    const old = await this.#inner.getItems();
+    this.#conversation.settle(0, await this.#replace(old, next));
+    this.#stored.forget();
+    this.written = next.length;
   }
 
   /** Compacts the stored history now, whatever its size (options.strategy, else the session's). */
@@ -107,7 +163,11 @@ export class CompactingSession<I extends AgentsItem = AgentsItem> implements Age
       ...options,
     });
     if (result.tokensAfter !== result.tokensBefore || result.summary !== undefined) {
-      this.#conversation.settle(await this.#replace(items, toAgentsItems(result.messages)));
+      // What runCompaction() keeps no longer describes the session: it reads it again next time.
+      await this.#replace(items, toAgentsItems(result.messages));
+      this.#added = undefined;
+      this.#stored.forget();
+      this.written = result.messages.length;
     }
     return result;
   }

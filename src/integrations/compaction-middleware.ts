@@ -93,7 +93,7 @@ export function compactionMiddleware(options: FrameworkCompactionOptions = {}): 
       prompts.set(conversation, prompt);
       const schema = params.responseFormat?.type === 'json' ? params.responseFormat.schema : undefined;
       const tools = toolDefinitions(params.tools);
-      const { messages, compacted } = await conversation.compact(
+      const { messages, compacted, from } = await conversation.compact(
         params.prompt,
         (added) => prompt.read(added),
         {
@@ -103,6 +103,7 @@ export function compactionMiddleware(options: FrameworkCompactionOptions = {}): 
         },
         params.abortSignal,
       );
+      prompt.changedFrom(from);
       const next = compacted ? { ...params, prompt: prompt.write(messages) } : { ...params };
       sent.set(next, (tokens) => conversation.reported(tokens));
       return next;

@@ -63,9 +63,10 @@ export function compactionPrepareStep(options: FrameworkCompactionOptions = {}) 
     }
     lastStep.set(conversation, step.stepNumber);
     const modelId = typeof step.model === 'string' ? step.model : step.model.modelId;
-    const { messages, compacted } = await conversation.compact(step.messages, (added) => prompt.read(added), {
+    const { messages, compacted, from } = await conversation.compact(step.messages, (added) => prompt.read(added), {
       model: options.model ?? modelId,
     });
+    prompt.changedFrom(from);
     return compacted ? { messages: prompt.write(messages) as M[] } : undefined;
   };
 }

@@ -4,7 +4,7 @@ import type { AgentHook } from '../contracts/agent-hook.js';
 import type { ModelRequest } from '../contracts/model-request.js';
 import type { Message } from '../messages/types.js';
 import { ForeignRun } from './foreign-run.js';
-import { sameValue } from './same-value.js';
+import { SeenPrefix } from './seen-prefix.js';
 
 /** Options of the compaction that runs inside another framework's loop: the compaction hook's, and a listener. */
 export interface FrameworkCompactionOptions extends CompactionHookOptions {
@@ -14,22 +14,45 @@ export interface FrameworkCompactionOptions extends CompactionHookOptions {
   onEvent?: (event: CompactionEvent) => void;
 }
 
+/** What one call of {@link ConversationCompaction.compact} resolves to. */
+export interface CompactedConversation {
+  /** Our transcript of the conversation (the same array from call to call). */
+  messages: Message[];
+  /** False until a compaction has changed the transcript: until then the framework's prompt can go as it is. */
+  compacted: boolean;
+  /** Whether this call compacted. */
+  changed: boolean;
+  /** The first message that differs from the transcript the previous call resolved to (0 for a new conversation). */
+  from: number;
+}
+
+/** What the conversation has done so far, in units that do not depend on the machine: for tests and benchmarks. */
+export interface ConversationWork {
+  /** Framework messages handed to `convert`. */
+  converted: number;
+  /** Framework messages compared by value to recognise a continued prompt. */
+  compared: number;
+}
+
 /**
  * One conversation that another framework sends whole on every call, compacted by the
  * compaction hook as if it were one of our runs. It keeps the compacted transcript between
  * calls: when the next prompt continues the last one, only the messages added since are
  * converted and appended, so compaction does not start over (a summary is not written
  * again, the prompt cache keeps its prefix) and the hook's token counts grow with what is
- * new. Recognising the old part costs a comparison of the messages (by reference first).
+ * new. Recognising the old part compares a few messages (see SeenPrefix), not all of them.
  */
 export class ConversationCompaction<P> {
   readonly #hook: AgentHook;
   readonly #framework: string;
   readonly #emit: ((event: AgentEvent) => void) | undefined;
   #run: ForeignRun | undefined;
-  #seen: readonly P[] = [];
+  readonly #seen = new SeenPrefix<P>();
   #compacted = false;
   #request: ModelRequest | undefined;
+  /** The prompt continues() was last asked about, and its answer (a pool asks before compact() does). */
+  #asked: { prompt: readonly P[]; from: number } | undefined;
+  #converted = 0;
 
   constructor(hook: AgentHook, framework: string, onEvent?: (event: CompactionEvent) => void) {
     this.#hook = hook;
@@ -42,36 +65,66 @@ export class ConversationCompaction<P> {
     return this.#run?.usage;
   }
 
+  /** The work done so far. */
+  get work(): ConversationWork {
+    return { converted: this.#converted, compared: this.#seen.compared };
+  }
+
   /** How many messages of `prompt` continue what this conversation saw last: all it saw, or -1 when it does not continue. */
   continues(prompt: readonly P[]): number {
-    const seen = this.#seen;
-    if (seen.length === 0 || prompt.length < seen.length) return -1;
-    for (let i = 0; i < seen.length; i++) if (prompt[i] !== seen[i] && !sameValue(prompt[i], seen[i])) return -1;
-    return seen.length;
+    if (this.#asked?.prompt === prompt) return this.#asked.from;
+    const from = this.#seen.continues(prompt);
+    this.#asked = { prompt, from };
+    return from;
   }
 
   /**
-   * Compacts the conversation about to be sent and resolves to our transcript of it (the
-   * same array from call to call). `convert` turns framework messages into ours; it is
-   * given only the messages added since the last call. `changed` says whether this call
-   * compacted; `compacted` is false until a compaction has changed the transcript: until
-   * then the framework's prompt can go as it is.
+   * Compacts the conversation about to be sent and resolves to our transcript of it.
+   * `convert` turns framework messages into ours; it is given only the messages added
+   * since the last call.
    */
   async compact(
     prompt: readonly P[],
     convert: (added: readonly P[]) => Message[],
     request: Omit<ModelRequest, 'messages'>,
     abortSignal?: AbortSignal,
-  ): Promise<{ messages: Message[]; compacted: boolean; changed: boolean }> {
+  ): Promise<CompactedConversation> {
     const from = this.continues(prompt);
-    let run = this.#run;
-    if (run === undefined || from < 0) {
+    this.#asked = undefined;
+    if (this.#run === undefined || from < 0) return this.#step(undefined, prompt, convert, request, abortSignal);
+    return this.#step(this.#run, from === prompt.length ? [] : prompt.slice(from), convert, request, abortSignal);
+  }
+
+  /**
+   * Like compact(), for a caller that knows what was added since the last call (a session
+   * that saw every item stored): nothing is compared.
+   */
+  compactAdded(
+    added: readonly P[],
+    convert: (added: readonly P[]) => Message[],
+    request: Omit<ModelRequest, 'messages'>,
+  ): Promise<CompactedConversation> {
+    return this.#step(this.#run, added, convert, request, undefined);
+  }
+
+  async #step(
+    current: ForeignRun | undefined,
+    added: readonly P[],
+    convert: (added: readonly P[]) => Message[],
+    request: Omit<ModelRequest, 'messages'>,
+    abortSignal: AbortSignal | undefined,
+  ): Promise<CompactedConversation> {
+    let run = current;
+    if (run === undefined) {
       run = new ForeignRun([], this.#framework, request.model);
       this.#run = run;
       this.#compacted = false;
+      this.#seen.reset([]);
     }
-    run.messages.push(...convert(from < 0 ? prompt : prompt.slice(from)));
-    this.#seen = prompt.slice();
+    const kept = current === undefined ? 0 : run.messages.length;
+    this.#converted += added.length;
+    for (const m of convert(added)) run.messages.push(m);
+    this.#seen.extend(added);
     run.step++;
     run.abortSignal = abortSignal;
     const before = run.messages.slice();
@@ -82,18 +135,31 @@ export class ConversationCompaction<P> {
       ...(this.#emit === undefined ? {} : { emit: this.#emit }),
     });
     const after = run.messages;
-    const changed = after.length !== before.length || after.some((m, i) => m !== before[i]);
+    let first = 0;
+    while (first < before.length && first < after.length && after[first] === before[first]) first++;
+    const changed = first < before.length || after.length !== before.length;
     if (changed) this.#compacted = true;
-    return { messages: after, compacted: this.#compacted, changed };
+    return { messages: after, compacted: this.#compacted, changed, from: Math.min(first, kept) };
   }
 
   /**
-   * Tells the conversation that the framework now holds `prompt` for its transcript (a
-   * session that stored the compacted messages), so the next call that continues it is
-   * recognised.
+   * Tells the conversation that the framework now holds `tail` after its first `keep`
+   * messages (a session that stored the compacted messages), so the next call that
+   * continues it is recognised.
    */
-  settle(prompt: readonly P[]): void {
-    this.#seen = prompt.slice();
+  settle(keep: number, tail: readonly P[]): void {
+    this.#seen.replaceFrom(keep, tail);
+    this.#asked = undefined;
+  }
+
+  /** The newest framework message the conversation holds. */
+  get last(): P | undefined {
+    return this.#seen.last;
+  }
+
+  /** How many framework messages the conversation holds. */
+  get length(): number {
+    return this.#seen.length;
   }
 
   /** The prompt tokens the provider counted for the call just made: calibrates the next estimate. */

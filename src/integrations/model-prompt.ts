@@ -14,21 +14,31 @@ function isImage(part: { type: string }): part is ModelImagePart {
   return part.type === 'image';
 }
 
-/** Where one of our messages came from: a prompt message, and for a tool result its part. */
+/** Where one of our messages came from: a prompt message, and for a tool result its part (a converted one has no message). */
 interface Origin {
-  message: PromptMessage;
+  message?: PromptMessage;
   part?: unknown;
 }
 
 /**
  * Converts AI SDK prompt messages to ours and back, giving back each message that compaction
  * left alone exactly as it came (so providerOptions on its parts, approval parts and the
- * prompt cache are untouched) and converting only what compaction wrote.
+ * prompt cache are untouched) and converting only what compaction wrote, once. It keeps what
+ * it wrote last, so writing again costs the messages that changed since, not the prompt.
  */
 export class PromptMessages {
   readonly #origins = new WeakMap<Message, Origin>();
   /** 'prompt': a language-model prompt (content always parts, images as file parts); 'model-messages': ModelMessages. */
   readonly #form: 'prompt' | 'model-messages';
+  /** The prompt written last. */
+  readonly #out: PromptMessage[] = [];
+  /** For each message written last, where the prompt message holding it starts: its index, and its index in #out. */
+  readonly #unitMessage: number[] = [];
+  readonly #unitOut: number[] = [];
+  /** The first message that changed since the last write. */
+  #dirty = 0;
+  /** Our messages converted so far (compaction wrote them). */
+  converted = 0;
 
   constructor(form: 'prompt' | 'model-messages') {
     this.#form = form;
@@ -50,9 +60,26 @@ export class PromptMessages {
     return out;
   }
 
-  /** Our messages as prompt messages: the ones compaction left alone as they came, the others converted. */
+  /** Notes that the messages from `from` on differ from the ones the last write saw (the ones before are the same). */
+  changedFrom(from: number): void {
+    this.#dirty = Math.min(this.#dirty, from);
+  }
+
+  /**
+   * Our messages as prompt messages: the ones compaction left alone as they came, the others
+   * converted. The messages before the first one noted as changed are taken from the last write.
+   */
   write(messages: readonly Message[]): PromptMessage[] {
-    const out: PromptMessage[] = [];
+    const written = this.#unitMessage.length;
+    let start = Math.min(this.#dirty, written);
+    this.#dirty = Number.POSITIVE_INFINITY;
+    // A prompt message of tool results may go on with the next ones: start it again.
+    if (start === written && start > 0 && messages[start - 1]?.role === 'tool') start--;
+    const first = start < written ? (this.#unitMessage[start] as number) : written;
+    const out = this.#out;
+    out.length = first < written ? (this.#unitOut[first] as number) : out.length;
+    this.#unitMessage.length = first;
+    this.#unitOut.length = first;
     let parts: unknown[] = [];
     let origins: (PromptMessage | undefined)[] = [];
     const flush = () => {
@@ -74,21 +101,40 @@ export class PromptMessages {
       parts = [];
       origins = [];
     };
-    for (const m of messages) {
-      const origin = this.#origins.get(m);
+    for (let i = first; i < messages.length; i++) {
+      const m = messages[i] as Message;
+      const origin = this.#origins.get(m) ?? this.#convert(m);
       if (m.role !== 'tool') {
         flush();
-        out.push(origin?.message ?? this.#convert(m));
+        this.#unitMessage.push(i);
+        this.#unitOut.push(out.length);
+        out.push(origin.message as PromptMessage);
         continue;
       }
-      parts.push(origin?.part ?? (this.#convert(m).content as unknown[])[0]);
-      origins.push(origin?.message);
+      if (parts.length === 0) {
+        this.#unitMessage.push(i);
+        this.#unitOut.push(out.length);
+      } else {
+        this.#unitMessage.push(this.#unitMessage[i - 1] as number);
+        this.#unitOut.push(this.#unitOut[i - 1] as number);
+      }
+      parts.push(origin.part);
+      origins.push(origin.message);
     }
     flush();
-    return out;
+    return out.slice();
   }
 
-  #convert(m: Message): PromptMessage {
+  /** Converts one of our messages (compaction wrote it), once: the conversion is kept as its origin. */
+  #convert(m: Message): Origin {
+    this.converted++;
+    const message = this.#prompt(m);
+    const origin = m.role === 'tool' ? { part: (message.content as unknown[])[0] } : { message };
+    this.#origins.set(m, origin);
+    return origin;
+  }
+
+  #prompt(m: Message): PromptMessage {
     const [message] = toModelMessages([m]) as [ModelMessageShape];
     if (this.#form === 'model-messages') return message;
     if (message.role === 'system' || message.role === 'tool') return message;

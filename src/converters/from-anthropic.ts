@@ -2,7 +2,7 @@ import { LoushoError } from '../errors/lousho-error.js';
 import type { ContentPart, Message, TextPart, ToolCall } from '../messages/types.js';
 import { ANTHROPIC_METADATA } from './anthropic-types.js';
 import { type CarriedPart, dropEmptyTextBesideCalls, metadataWith, splitCarried } from './carried-parts.js';
-import { checkedTranscript } from './checked-transcript.js';
+import { type ConvertOptions, checkedTranscript } from './checked-transcript.js';
 import { checkArray, invalidInput, isRecord, requireString } from './invalid-input.js';
 
 const WHERE = 'fromAnthropic()';
@@ -113,7 +113,10 @@ function assistantMessage(content: unknown[], i: number): Message {
  *   ],
  * });
  */
-export function fromAnthropic(transcript: { system?: unknown; messages: readonly unknown[] }): Message[] {
+export function fromAnthropic(
+  transcript: { system?: unknown; messages: readonly unknown[] },
+  options: ConvertOptions = {},
+): Message[] {
   if (!isRecord(transcript)) {
     throw new LoushoError('LOUSHO_MESSAGE_INVALID', `${WHERE} takes { system?, messages }, the request's own fields.`);
   }
@@ -160,5 +163,5 @@ export function fromAnthropic(transcript: { system?: unknown; messages: readonly
     else if (m.role === 'user') out.push(...userMessages(m.content, i));
     else out.push(assistantMessage(m.content, i));
   });
-  return checkedTranscript(out);
+  return checkedTranscript(out, options);
 }

@@ -48,8 +48,11 @@ export function fromClaudeCode(records: readonly unknown[], options: ConvertOpti
       previous.content = [...(previous.content as unknown[]), ...blocks];
     } else messages.push({ role: String(role), content: role === 'assistant' ? blocks : content });
     if (role === 'assistant') {
+      // Each record of a streamed reply carries the usage so far: the one with the most output is the reply's.
+      const output = (m: ClaudeRecord | undefined) =>
+        isRecord(m?.message.usage) ? Number(m.message.usage.output_tokens) || 0 : 0;
+      if (r.message.model !== '<synthetic>' && (id !== lastId || output(r) >= output(last))) last = r;
       lastId = id;
-      if (r.message.model !== '<synthetic>') last = r;
     }
   }
   const usage = isRecord(last?.message.usage) ? last.message.usage : {};

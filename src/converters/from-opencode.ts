@@ -95,7 +95,9 @@ export function fromOpencode(data: unknown, options: ConvertOptions = {}): LogRe
       if (user !== undefined) messages.push(user);
     } else if (m.info.role === 'assistant') {
       messages.push(...assistantMessages(parts, m.info.providerID));
-      last = m.info;
+      const tokens = isRecord(m.info.tokens) ? m.info.tokens : {};
+      // A reply that was cut off before the provider answered reports zeros: the one before it is the last request.
+      if (last === undefined || (numberOf(tokens.input) ?? 0) + (numberOf(tokens.output) ?? 0) > 0) last = m.info;
     }
   }
   const tokens = isRecord(last?.tokens) ? last.tokens : {};

@@ -1,4 +1,4 @@
-import { renameReusedCallIds } from './reused-call-ids.js';
+import { type RenamedCall, renameReusedCallIds } from './reused-call-ids.js';
 import type { Message, ToolMessage } from './types.js';
 
 /** One change repairTranscript() made. */
@@ -37,6 +37,8 @@ export function repairTranscript(messages: readonly Message[]): {
 } {
   const renaming = renameReusedCallIds(messages);
   const changes: TranscriptRepair[] = [];
+  const renamedAt = new Map<number, RenamedCall[]>();
+  for (const r of renaming.renamed) renamedAt.set(r.index, [...(renamedAt.get(r.index) ?? []), r]);
   const out: Message[] = [];
   const made = new Set<string>();
   const answered = new Set<string>();
@@ -91,7 +93,7 @@ export function repairTranscript(messages: readonly Message[]): {
       return;
     }
     closeTurn();
-    for (const { id, renamed } of renaming.renamed.filter((r) => r.index === index)) {
+    for (const { id, renamed } of renamedAt.get(index) ?? []) {
       const description = `renamed call '${id}' to '${renamed}': an earlier call used that id`;
       changes.push({ index, change: 'renamed-duplicate-call', toolCallId: id, description });
     }

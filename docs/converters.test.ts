@@ -4,8 +4,12 @@ import { codeBlocks, runExample } from '../src/test-support/markdown-examples.js
 const blocks = await codeBlocks('docs/converters.md');
 
 describe('docs/converters.md', () => {
-  it('has its three examples', () => {
-    expect(blocks).toHaveLength(3);
+  it('has its four examples', () => {
+    expect(blocks).toHaveLength(4);
+  });
+
+  it('reads a Claude Code session, one reply from its records, with its model and usage', async () => {
+    expect(await runExample(blocks[3] as string, 'claude-code')).toEqual(['user assistant', 'claude-sonnet-4-5 903']);
   });
 
   it('compacts a Chat Completions transcript and writes it back for the API', async () => {

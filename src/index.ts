@@ -77,11 +77,20 @@ export type {
   AnthropicToolUseBlockParam,
   AnthropicTranscript,
 } from './converters/anthropic-types.js';
+export type { ConvertOptions } from './converters/checked-transcript.js';
 export { fromAgentsItems } from './converters/from-agents-items.js';
 export { fromAnthropic } from './converters/from-anthropic.js';
+export { fromClaudeCode } from './converters/from-claude-code.js';
+export { fromCodexRollout } from './converters/from-codex-rollout.js';
+export { fromLangChain } from './converters/from-langchain.js';
 export { fromModelMessages } from './converters/from-model-messages.js';
 export { fromOpenAIChat } from './converters/from-openai-chat.js';
 export { fromOpenAIResponses } from './converters/from-openai-responses.js';
+export { fromOpencode } from './converters/from-opencode.js';
+export { fromOpenHands } from './converters/from-openhands.js';
+export { fromSweAgent } from './converters/from-swe-agent.js';
+export { fromTauBench } from './converters/from-tau-bench.js';
+export type { LogReading, ReportedUsage } from './converters/log-reading.js';
 export type {
   JSONObject,
   JSONValue,

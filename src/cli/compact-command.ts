@@ -49,7 +49,7 @@ async function sameFile(input: string, out: string): Promise<boolean> {
  */
 async function writeOut(out: string, json: string, messages: number, source: TranscriptSource, to = source.format) {
   await writeFileSafely(out, json, async (written) => {
-    const back = await readTranscriptFile(written, to);
+    const back = await readTranscriptFile(written, { from: to });
     if (back.messages.length !== messages || writeTranscript(back.messages, source, to) !== json)
       throw new Error(
         `lousho compact: the file written to ${out} did not read back as the compacted transcript; ${out} was left as it was.`,
@@ -69,6 +69,7 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
     from: { type: 'string' },
     summarizer: { type: 'string' },
     overwrite: { type: 'boolean' },
+    repair: { type: 'boolean' },
   });
   if (parsed === 'help') return io.out(COMMAND_HELP.compact);
   const { values, positionals } = parsed;
@@ -78,12 +79,23 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
   const chosen = strategy(name, summarizer);
   const protectedTokens = tokensOption('compact', values['protected-tokens'], '--protected-tokens');
   const contextWindow = tokensOption('compact', values['context-window'], '--context-window');
-  const { file, messages, source } = await readTranscriptArg('compact', positionals, values.from);
+  const repairs: string[] = [];
+  const { file, messages, source } = await readTranscriptArg('compact', positionals, values.from, {
+    repair: values.repair === true,
+    onRepair: (changes) => repairs.push(...changes.map((c) => `repaired messages[${c.index}]: ${c.description}`)),
+  });
+  for (const line of repairs) io.err(line);
   const out = typeof values.out === 'string' ? values.out : undefined;
-  if (out !== undefined && values.overwrite !== true && (await sameFile(file, out)))
-    throw new UsageError(
-      `lousho compact: --out is the transcript it reads (${out}); add --overwrite to replace it, or write elsewhere.`,
-    );
+  if (out !== undefined && (await sameFile(file, out))) {
+    if (source.log !== undefined)
+      throw new UsageError(
+        `lousho compact: ${file} is ${source.log}, which lousho does not write back; it would be replaced by ${FORMAT_NAMES[to ?? source.format]}. Give --out another file.`,
+      );
+    if (values.overwrite !== true)
+      throw new UsageError(
+        `lousho compact: --out is the transcript it reads (${out}); add --overwrite to replace it, or write elsewhere.`,
+      );
+  }
   const by = summarizer === undefined ? '' : ` (summaries by ${summarizer})`;
   const progress = startProgress(
     io,

@@ -18,7 +18,7 @@ const claudeCode = sharedPath('fixtures/transcripts/claude-code/ccviewer-nextjs-
 
 describe('lousho compact never destroys a file', () => {
   it.skipIf(claudeCode === undefined)(
-    'refuses a real Claude Code session it cannot read, and leaves the file byte for byte as it was',
+    'refuses to replace a real Claude Code session, which it reads but does not write back, and leaves the file byte for byte as it was',
     async () => {
       const dir = await folder();
       const path = join(dir, 'session.jsonl');
@@ -27,7 +27,9 @@ describe('lousho compact never destroys a file', () => {
       const a = io();
       const code = await runCli(['compact', path, '--out', path, '--overwrite'], a.io, noRun);
       expect(code).not.toBe(0);
-      expect(a.err.join('\n')).toMatch(/no messages|not recogni[sz]ed|matches no format/i);
+      expect(a.err.join('\n')).toMatch(
+        /Claude Code session JSONL, which lousho does not write back; .*Give --out another file/,
+      );
       expect((await readFile(path)).equals(before)).toBe(true);
       expect(await readdir(dir)).toEqual(['session.jsonl']);
     },

@@ -7,7 +7,9 @@ export type CommandName = (typeof COMMANDS)[number];
 
 const FORMATS = `A transcript is a JSON array of messages, { "messages": [...] } (an agent's trajectory), one
 message per line (JSONL), or a session file. Its format is detected (${TRANSCRIPT_FORMATS.join(', ')});
---from names it when detection cannot tell.`;
+--from names it when detection cannot tell. Agent logs are read too (Claude Code, Codex CLI, opencode,
+OpenHands, SWE-agent, mini-swe-agent, tau-bench, LangChain, FileSessionStore logs); compact writes
+those it cannot write back in a message format it names.`;
 
 /** `lousho --help`. */
 export const USAGE = `Usage: lousho <command> [options]
@@ -72,6 +74,7 @@ Options:
   --model <id>              the model whose tokenizer and window to use
   --from <format>           the transcript's format, when detection cannot tell
   --to <format>             write in this format instead of the one read
+  --repair                  fix calls and results that do not pair (repairTranscript()) and print each change
   -h, --help                this help
 
 ${FORMATS}`,

@@ -1,18 +1,27 @@
 import { readFile } from 'node:fs/promises';
+import type { ToolDefinition } from '../contracts/tool-definition.js';
+import type { ConvertOptions } from '../converters/checked-transcript.js';
+import { isMiniSweAgentTrajectory, miniSweAgentExtras } from '../converters/from-mini-swe-agent.js';
+import { isRecord } from '../converters/invalid-input.js';
+import { LOG_FORMATS, type LogFormat } from '../converters/log-formats.js';
+import type { ReportedUsage } from '../converters/log-reading.js';
 import {
   detectFormat,
   FORMAT_NAMES,
   readFormat,
+  TRANSCRIPT_FORMATS,
   type TranscriptFormat,
   writeFormat,
 } from '../converters/transcript-format.js';
-import { configError, LoushoError } from '../errors/lousho-error.js';
+import { LoushoError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
 import { parseSession, SESSION_FORMAT, serializeSession } from '../sessions/serialize.js';
+import { isSessionLog, readSessionLog } from './session-log-file.js';
 
 /** Where a transcript's messages were in its file, and in what format, so it can be written back the same way. */
 export interface TranscriptSource {
+  /** The message format it is written in (for an agent log, the one `compact` writes instead). */
   format: TranscriptFormat;
   /** A JSON array, an object holding the array (a trajectory, a request body), JSON lines, or a session file. */
   container: 'array' | 'object' | 'jsonl' | 'session';
@@ -22,15 +31,47 @@ export interface TranscriptSource {
   key?: string;
   /** Closing messages with a role no model reads (a log's 'exit'), left out and written back at the end. */
   leftOut: unknown[];
+  /** What the object is, when it is known: 'a mini-swe-agent trajectory'. */
+  within?: string;
+  /** The agent log it was read from, which cannot be written back ('Claude Code session JSONL'): `format` is written instead. */
+  log?: string;
+}
+
+/** A transcript file as read: its messages, where they were, and what else the file says about the run. */
+export interface TranscriptFile {
+  messages: Message[];
+  source: TranscriptSource;
+  /** The model the file names. */
+  model?: string;
+  /** Tool definitions the file holds (a request body's `tools`). */
+  tools?: ToolDefinition[];
+  /** The usage the provider reported for the last request the file records. */
+  reported?: ReportedUsage;
+}
+
+/** How a file is read: the format when detection should not decide, and repairTranscript() when asked. */
+export interface ReadTranscriptOptions extends ConvertOptions {
+  /** A message format or an agent log's id (see {@link READ_FORMATS}); detected when absent. */
+  from?: string;
 }
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
+const SESSION_LOG = 'session-log';
+
+/** Every format a file can be read in, by the name --from takes. */
+export const READ_FORMATS: readonly string[] = [...TRANSCRIPT_FORMATS, ...LOG_FORMATS.map((f) => f.id), SESSION_LOG];
 
 /** A file that holds no transcript: refused, and nothing is written from it. */
 function unrecognized(path: string, what: string): LoushoError {
+  const formats = [
+    ...Object.values(FORMAT_NAMES),
+    ...LOG_FORMATS.map((f) => f.name),
+    'mini-swe-agent trajectories',
+    'lousho session files and FileSessionStore logs',
+  ];
   return new LoushoError(
     'LOUSHO_TRANSCRIPT_UNRECOGNIZED',
-    `${path} holds no messages: ${what}. lousho reads ${Object.values(FORMAT_NAMES).join(', ')} (a JSON array, { "messages": [...] }, JSON lines or a session file); name the format with --from when detection cannot tell.`,
+    `${path} holds no messages: ${what}. lousho reads ${formats.join(', ')} (a JSON array, { "messages": [...] }, JSON lines or a session file); name the format with --from (${READ_FORMATS.join(', ')}) when detection cannot tell.`,
     { details: { path } },
   );
 }
@@ -43,33 +84,60 @@ function parse(path: string, text: string): { data: unknown; jsonl: boolean } {
       const lines = text.split('\n').filter((line) => line.trim() !== '');
       return { data: lines.map((line) => JSON.parse(line) as unknown), jsonl: true };
     } catch {
-      throw configError(
-        `${path} is neither JSON nor JSON lines. Give an array of messages, { "messages": [...] }, one message per line, or a session file.`,
-      );
+      throw unrecognized(path, 'it is neither JSON nor JSON lines (YAML cassettes and JS modules are not read)');
     }
   }
 }
 
+/** A read of nothing is never a success: the file is in a format this reader does not know. */
+function checkedRead(path: string, file: TranscriptFile, what: string): TranscriptFile {
+  if (file.messages.length === 0) throw unrecognized(path, `read as ${what}, it gave no messages`);
+  validateMessages(file.messages, { pendingCalls: true }); // a saved run may end mid-step, its last calls unanswered
+  return file;
+}
+
+/** An agent log that cannot be written back, read: `compact` writes it in the log's `writeAs` format. */
+function readLog(path: string, log: LogFormat, data: unknown, options: ConvertOptions): TranscriptFile {
+  const { messages, ...extras } = log.read(data, options);
+  const source: TranscriptSource = { format: log.writeAs, container: 'array', leftOut: [], log: log.name };
+  return checkedRead(path, { messages, source, ...extras }, log.name);
+}
+
 /**
- * Reads a transcript file in any format the converters know (ours, OpenAI chat, OpenAI
- * Responses items, Anthropic, AI SDK): a JSON array, an object with a `messages` (or
- * `input`) array such as an agent's trajectory, JSON lines, or a session file.
+ * Reads a transcript file in any format lousho knows: the message formats (ours, OpenAI
+ * chat, OpenAI Responses items, Anthropic, AI SDK) as a JSON array, an object with a
+ * `messages` (or `input`) array such as a trajectory or a request body, or JSON lines; the
+ * agent logs of {@link LOG_FORMATS} (Claude Code, Codex CLI, opencode, OpenHands, SWE-agent,
+ * tau-bench, LangChain); mini-swe-agent trajectories; session files and FileSessionStore logs.
+ * Each is recognised by fields only it has; a file that matches none, or that gives no
+ * messages, is refused with LOUSHO_TRANSCRIPT_UNRECOGNIZED listing what is read.
  */
 export async function readTranscriptFile(
   path: string,
-  from?: TranscriptFormat,
-): Promise<{ messages: Message[]; source: TranscriptSource }> {
+  fromOrOptions?: string | ReadTranscriptOptions,
+): Promise<TranscriptFile> {
+  const { from, ...convert } = typeof fromOrOptions === 'string' ? { from: fromOrOptions } : (fromOrOptions ?? {});
   const text = await readFile(path, 'utf8');
   if (text.trim() === '') throw unrecognized(path, 'the file is empty');
+  if (from === SESSION_LOG || (from === undefined && isSessionLog(text))) {
+    const source: TranscriptSource = {
+      format: 'lousho',
+      container: 'session',
+      leftOut: [],
+      log: 'a FileSessionStore log',
+    };
+    return checkedRead(path, { messages: readSessionLog(text), source }, 'a FileSessionStore log');
+  }
   const { data, jsonl } = parse(path, text);
-  const object =
-    typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+  const object = isRecord(data) ? data : undefined;
   if (object?.format === SESSION_FORMAT) {
     return {
       messages: parseSession(JSON.stringify(object)),
       source: { format: 'lousho', container: 'session', leftOut: [] },
     };
   }
+  const log = LOG_FORMATS.find((f) => (from === undefined ? f.detect(data) : f.id === from));
+  if (log !== undefined) return readLog(path, log, data, convert);
   const key = object === undefined ? undefined : ['messages', 'input'].find((k) => Array.isArray(object[k]));
   const list = object === undefined ? data : key === undefined ? undefined : object[key];
   if (!Array.isArray(list)) throw unrecognized(path, 'it is no list of messages, and no object holding one');
@@ -82,17 +150,25 @@ export async function readTranscriptFile(
   if (end === 0) end = list.length; // nothing but unknown roles: let the converter say what is wrong
   const kept = list.slice(0, end);
   const leftOut = list.slice(end);
-  const format = from ?? detectFormat(kept, object?.system !== undefined);
-  const messages = readFormat(format, kept, object?.system);
-  // A read of nothing is never a success: the file is in a format this reader does not know.
-  if (messages.length === 0)
-    throw unrecognized(path, `read as ${FORMAT_NAMES[format]}, its ${kept.length} record(s) gave none`);
-  validateMessages(messages, { pendingCalls: true }); // a saved run may end mid-step, its last calls unanswered
+  const mini = isMiniSweAgentTrajectory(object);
+  const detected = mini ? 'openai-chat' : detectFormat(kept, object?.system !== undefined);
+  const format = (from as TranscriptFormat | undefined) ?? detected;
+  if (format === undefined)
+    throw unrecognized(
+      path,
+      'its records are no messages of any format read (they have no role and no known item type)',
+    );
+  const messages = readFormat(format, kept, object?.system, convert);
   const container = object !== undefined ? 'object' : jsonl ? 'jsonl' : 'array';
-  return {
-    messages,
-    source: { format, container, ...(object === undefined ? {} : { object, key: key as string }), leftOut },
+  const source: TranscriptSource = {
+    format,
+    container,
+    ...(object === undefined ? {} : { object, key: key as string }),
+    leftOut,
+    ...(mini ? { within: 'a mini-swe-agent trajectory' } : {}),
   };
+  const extras = mini ? miniSweAgentExtras(object) : {};
+  return checkedRead(path, { messages, source, ...extras }, FORMAT_NAMES[format]);
 }
 
 /** Reads a transcript file (see {@link readTranscriptFile}) as our messages. */
@@ -104,7 +180,7 @@ export async function readTranscript(path: string): Promise<Message[]> {
 export function describeSource(source: TranscriptSource): string {
   const where = {
     array: 'a JSON array',
-    object: `the ${source.key} array of an object`,
+    object: `the ${source.key} array of ${source.within ?? 'an object'}`,
     jsonl: 'JSON lines',
     session: 'a session file',
   }[source.container];
@@ -113,6 +189,7 @@ export function describeSource(source: TranscriptSource): string {
     source.leftOut.length === 0
       ? ''
       : ` (${source.leftOut.length} message(s) with role ${roles} left out: no model reads them; kept at the end when written)`;
+  if (source.log !== undefined) return `${source.log}, which lousho does not write back`;
   return `${FORMAT_NAMES[source.format]} in ${where}${left}`;
 }
 

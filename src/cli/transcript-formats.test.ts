@@ -29,7 +29,7 @@ describe.skipIf(CORPUS.length === 0)('lousho inspect and compact on the trajecto
       const inspected = io();
       expect(await runCli(['inspect', file, '--model', 'gpt-5-mini'], inspected.io, noRun)).toBe(0);
       expect(inspected.out[2]).toBe(
-        "  read as OpenAI chat messages in the messages array of an object (1 message(s) with role 'exit' left out: no model reads them; kept at the end when written)",
+        "  read as OpenAI chat messages in the messages array of a mini-swe-agent trajectory (1 message(s) with role 'exit' left out: no model reads them; kept at the end when written)",
       );
       const out = join(dir, basename(file));
       const compacted = io();

@@ -1,7 +1,8 @@
 import { access } from 'node:fs/promises';
+import type { ConvertOptions } from '../converters/checked-transcript.js';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../converters/transcript-format.js';
 import type { CommandName } from './help.js';
-import { readTranscriptFile } from './transcript-file.js';
+import { READ_FORMATS, readTranscriptFile } from './transcript-file.js';
 import { UsageError } from './usage-error.js';
 
 /** A --from / --to value, checked. */
@@ -22,8 +23,24 @@ export function tokensOption(command: CommandName, value: unknown, flag: string)
   return n;
 }
 
-/** The transcript a command works on: its one positional argument, which must be a file that exists. */
-export async function readTranscriptArg(command: CommandName, positionals: string[], from: unknown) {
+/** A --from value, checked: a message format, an agent log or a session log. */
+export function readFormatOption(command: CommandName, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (!READ_FORMATS.includes(String(value)))
+    throw new UsageError(`lousho ${command}: --from must be one of ${READ_FORMATS.join(', ')}; got ${value}.`);
+  return String(value);
+}
+
+/**
+ * The transcript a command works on: its one positional argument, which must be a file that
+ * exists, read in the format --from names (else detected); `convert.repair` applies repairTranscript().
+ */
+export async function readTranscriptArg(
+  command: CommandName,
+  positionals: string[],
+  from: unknown,
+  convert: ConvertOptions = {},
+) {
   const [file, extra] = positionals;
   if (file === undefined)
     throw new UsageError(`lousho ${command}: give a transcript file, as in \`lousho ${command} transcript.json\`.`);
@@ -34,5 +51,9 @@ export async function readTranscriptArg(command: CommandName, positionals: strin
   } catch {
     throw new UsageError(`lousho ${command}: no file ${file}. Check the path, or run \`lousho ${command} --help\`.`);
   }
-  return { file, ...(await readTranscriptFile(file, formatOption(command, from, '--from'))) };
+  const format = readFormatOption(command, from);
+  return {
+    file,
+    ...(await readTranscriptFile(file, { ...(format === undefined ? {} : { from: format }), ...convert })),
+  };
 }

@@ -35,7 +35,7 @@ const TRANSCRIPT = {
 };
 
 describe('fromAnthropic', () => {
-  it('reads system apart, tool_use as tool calls, tool_result blocks as tool messages before the rest of their message', () => {
+  it('reads system apart, thinking as reasoning parts, tool_use as tool calls, tool_result blocks as tool messages before the rest of their message', () => {
     const messages = fromAnthropic(TRANSCRIPT);
     validateMessages(messages);
     expect(messages).toEqual([
@@ -43,13 +43,37 @@ describe('fromAnthropic', () => {
       { role: 'user', content: 'Screenshot the page.' },
       {
         role: 'assistant',
-        content: 'Taking it.',
+        content: [
+          { type: 'reasoning', text: 'I should take a screenshot.', signature: 'sig', provider: 'anthropic' },
+          { type: 'text', text: 'Taking it.' },
+        ],
         toolCalls: [{ id: 'toolu_1', name: 'screenshot', arguments: { url: 'https://x.test' } }],
-        metadata: { anthropic: { parts: [{ at: 0, part: TRANSCRIPT.messages[1]?.content[0] }] } },
       },
       { role: 'tool', toolCallId: 'toolu_1', content: [{ type: 'image', image: PNG, mediaType: 'image/png' }] },
       { role: 'user', content: [{ type: 'text', text: 'Thanks.' }] },
     ]);
+  });
+
+  it("writes a redacted_thinking block back, and no other provider's reasoning", () => {
+    const content = [
+      { type: 'redacted_thinking', data: 'opaque' },
+      { type: 'tool_use', id: 't', name: 'f', input: {} },
+    ];
+    const read = fromAnthropic({ messages: [{ role: 'assistant', content }] });
+    expect(read[0]).toMatchObject({
+      content: [{ type: 'reasoning', text: '', encrypted: 'opaque', provider: 'anthropic' }],
+    });
+    expect(toAnthropic(read).messages[0]?.content).toEqual(content);
+    const openai = toAnthropic([
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'r', provider: 'openai' },
+          { type: 'text', text: 'Hi.' },
+        ],
+      },
+    ]);
+    expect(openai.messages[0]?.content).toEqual([{ type: 'text', text: 'Hi.' }]);
   });
 
   it('writes the thinking block back where it was and the results in their own user message', () => {

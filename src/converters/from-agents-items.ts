@@ -5,7 +5,7 @@ import { readAgentsParts } from './agents-content.js';
 import { AGENTS_METADATA, type AgentsMetadata } from './agents-items-types.js';
 import { rawArguments } from './arguments-text.js';
 import { metadataWith } from './carried-parts.js';
-import { checkedTranscript } from './checked-transcript.js';
+import { type ConvertOptions, checkedTranscript } from './checked-transcript.js';
 import { checkArray, invalidInput, isRecord, requireString } from './invalid-input.js';
 
 const WHERE = 'fromAgentsItems()';
@@ -116,8 +116,8 @@ function resultItem(item: Record<string, unknown>, i: number, names: Map<string,
  * const transcript = fromAgentsItems(await session.getItems());
  * console.log(estimateTokens(transcript, 'gpt-4o-mini'));
  */
-export function fromAgentsItems(items: readonly unknown[]): Message[] {
-  return checkedTranscript(agentsItemsToMessages(items));
+export function fromAgentsItems(items: readonly unknown[], options: ConvertOptions = {}): Message[] {
+  return checkedTranscript(agentsItemsToMessages(items), options);
 }
 
 /** {@link fromAgentsItems} without the check of how calls and results pair: for a part of a transcript (the messages a step added). */

@@ -1,8 +1,8 @@
 import { LoushoError } from '../errors/lousho-error.js';
-import type { ContentPart, Message, TextPart, ToolCall } from '../messages/types.js';
+import type { AssistantPart, ContentPart, Message, ReasoningPart, TextPart, ToolCall } from '../messages/types.js';
 import { ANTHROPIC_METADATA } from './anthropic-types.js';
 import { type CarriedPart, dropEmptyTextBesideCalls, metadataWith, splitCarried } from './carried-parts.js';
-import { checkedTranscript } from './checked-transcript.js';
+import { type ConvertOptions, checkedTranscript } from './checked-transcript.js';
 import { checkArray, invalidInput, isRecord, requireString } from './invalid-input.js';
 
 const WHERE = 'fromAnthropic()';
@@ -65,16 +65,39 @@ function userMessages(content: unknown[], i: number): Message[] {
   return [...results, { role: 'user', content: ours, ...metadataWith(ANTHROPIC_METADATA, { parts: carried }) }];
 }
 
+/** A thinking or redacted_thinking block as a reasoning part (signature and data kept), or undefined for another block. */
+function reasoningPart(block: unknown): ReasoningPart | undefined {
+  if (!isRecord(block)) return undefined;
+  if (block.type === 'thinking' && typeof block.thinking === 'string')
+    return {
+      type: 'reasoning',
+      text: block.thinking,
+      provider: 'anthropic',
+      ...(typeof block.signature === 'string' ? { signature: block.signature } : {}),
+    };
+  if (block.type === 'redacted_thinking' && typeof block.data === 'string')
+    return { type: 'reasoning', text: '', encrypted: block.data, provider: 'anthropic' };
+  return undefined;
+}
+
 function assistantMessage(content: unknown[], i: number): Message {
   const calls: ToolCall[] = [];
   const isOurs = (block: unknown): block is Block =>
-    isRecord(block) && ((block.type === 'text' && typeof block.text === 'string') || block.type === 'tool_use');
+    isRecord(block) &&
+    ((block.type === 'text' && typeof block.text === 'string') ||
+      block.type === 'tool_use' ||
+      reasoningPart(block) !== undefined);
   const blocks = dropEmptyTextBesideCalls(content, (b) => isRecord(b) && b.type === 'tool_use');
   const { kept, carried } = splitCarried(blocks, isOurs);
-  const texts: TextPart[] = [];
+  const parts: AssistantPart[] = [];
   kept.forEach((block, j) => {
+    const reasoning = reasoningPart(block);
+    if (reasoning !== undefined) {
+      parts.push(reasoning);
+      return;
+    }
     if (block.type === 'text') {
-      texts.push({ type: 'text', text: block.text as string });
+      parts.push({ type: 'text', text: block.text as string });
       return;
     }
     const path = `messages[${i}].content[${j}]`;
@@ -85,7 +108,9 @@ function assistantMessage(content: unknown[], i: number): Message {
       arguments: block.input ?? {},
     });
   });
-  const text = calls.length > 0 && texts.length <= 1 ? (texts[0]?.text ?? '') : texts;
+  const onlyText = parts.every((p) => p.type === 'text');
+  const text =
+    calls.length > 0 && onlyText && parts.length <= 1 ? ((parts[0] as TextPart | undefined)?.text ?? '') : parts;
   return {
     role: 'assistant',
     content: text,
@@ -98,8 +123,9 @@ function assistantMessage(content: unknown[], i: number): Message {
  * An Anthropic Messages API transcript as our messages: `system` (a string or text blocks)
  * becomes leading system messages; `tool_result` blocks become tool messages (before the
  * rest of their user message); `tool_use` blocks become tool calls; text and images
- * (base64 and url sources) become parts. Blocks our Message cannot hold (thinking,
- * documents, server tools) are kept in `metadata.anthropic`, so {@link toAnthropic} puts
+ * (base64 and url sources) become parts; thinking and redacted_thinking blocks become
+ * reasoning parts (signature and data kept). Blocks our Message cannot hold (documents,
+ * server tools) are kept in `metadata.anthropic`, so {@link toAnthropic} puts
  * them back; they are not counted or compacted. Throws LOUSHO_MESSAGE_INVALID naming the
  * message and the fix when a message cannot be read.
  *
@@ -113,7 +139,10 @@ function assistantMessage(content: unknown[], i: number): Message {
  *   ],
  * });
  */
-export function fromAnthropic(transcript: { system?: unknown; messages: readonly unknown[] }): Message[] {
+export function fromAnthropic(
+  transcript: { system?: unknown; messages: readonly unknown[] },
+  options: ConvertOptions = {},
+): Message[] {
   if (!isRecord(transcript)) {
     throw new LoushoError('LOUSHO_MESSAGE_INVALID', `${WHERE} takes { system?, messages }, the request's own fields.`);
   }
@@ -160,5 +189,5 @@ export function fromAnthropic(transcript: { system?: unknown; messages: readonly
     else if (m.role === 'user') out.push(...userMessages(m.content, i));
     else out.push(assistantMessage(m.content, i));
   });
-  return checkedTranscript(out);
+  return checkedTranscript(out, options);
 }

@@ -1,6 +1,6 @@
 import type { ContentPart, ImagePart, Message, MessageMetadata, TextPart, ToolCall } from '../messages/types.js';
 import { dropEmptyTextBesideCalls, metadataWith, splitCarried } from './carried-parts.js';
-import { checkedTranscript } from './checked-transcript.js';
+import { type ConvertOptions, checkedTranscript } from './checked-transcript.js';
 import { checkArray, invalidInput, isRecord, requireString } from './invalid-input.js';
 import {
   LOUSHO_PROVIDER_OPTIONS,
@@ -164,8 +164,8 @@ function toolMessages(
  * const { response } = await generateText({ model, tools, messages: history });
  * const transcript = fromModelMessages([...history, ...response.messages]);
  */
-export function fromModelMessages(messages: readonly unknown[]): Message[] {
-  return checkedTranscript(modelMessagesToMessages(messages));
+export function fromModelMessages(messages: readonly unknown[], options: ConvertOptions = {}): Message[] {
+  return checkedTranscript(modelMessagesToMessages(messages), options);
 }
 
 /** {@link fromModelMessages} without the check of how calls and results pair: for a part of a transcript (the messages a step added). */

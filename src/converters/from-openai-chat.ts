@@ -2,7 +2,7 @@ import { parseToolArguments } from '../messages/tool-arguments.js';
 import type { ContentPart, Message, TextPart, ToolCall } from '../messages/types.js';
 import { rawArguments } from './arguments-text.js';
 import { metadataWith } from './carried-parts.js';
-import { checkedTranscript } from './checked-transcript.js';
+import { type ConvertOptions, checkedTranscript } from './checked-transcript.js';
 import { checkArray, invalidInput, isRecord, requireString } from './invalid-input.js';
 import { OPENAI_CHAT_METADATA } from './openai-chat-types.js';
 
@@ -149,7 +149,7 @@ function fromChatMessage(m: unknown, i: number): Message {
  *   { role: 'tool', tool_call_id: 'call_1', content: '18°C' },
  * ]);
  */
-export function fromOpenAIChat(messages: readonly unknown[]): Message[] {
+export function fromOpenAIChat(messages: readonly unknown[], options: ConvertOptions = {}): Message[] {
   checkArray(WHERE, messages);
-  return checkedTranscript(messages.map(fromChatMessage));
+  return checkedTranscript(messages.map(fromChatMessage), options);
 }

@@ -3,7 +3,7 @@ import { parseToolArguments } from '../messages/tool-arguments.js';
 import type { AssistantMessage, ContentPart, Message, TextPart } from '../messages/types.js';
 import { rawArguments } from './arguments-text.js';
 import { type CarriedPart, metadataWith, splitCarried } from './carried-parts.js';
-import { checkedTranscript } from './checked-transcript.js';
+import { type ConvertOptions, checkedTranscript } from './checked-transcript.js';
 import { checkArray, invalidInput, isRecord, requireString } from './invalid-input.js';
 import { RESPONSES_METADATA, type ResponsesMetadata } from './openai-responses-types.js';
 
@@ -155,7 +155,7 @@ function outputItem(item: Record<string, unknown>, i: number): Draft {
  *   { type: 'function_call_output', call_id: 'call_1', output: '18°C' },
  * ]);
  */
-export function fromOpenAIResponses(items: readonly unknown[]): Message[] {
+export function fromOpenAIResponses(items: readonly unknown[], options: ConvertOptions = {}): Message[] {
   checkArray(WHERE, items, 'input items');
   const out: Draft[] = [];
   let pending: unknown[] = [];
@@ -181,5 +181,5 @@ export function fromOpenAIResponses(items: readonly unknown[]): Message[] {
   });
   const last = out[out.length - 1];
   if (pending.length > 0 && last !== undefined) setMeta(last, { ...responsesMeta(last), after: pending });
-  return checkedTranscript(out);
+  return checkedTranscript(out, options);
 }

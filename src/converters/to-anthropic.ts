@@ -1,6 +1,5 @@
-import { textPartsOf } from '../messages/content.js';
 import { toolArgumentsObject } from '../messages/tool-arguments.js';
-import type { ContentPart, Message, ToolMessage } from '../messages/types.js';
+import type { AssistantPart, ContentPart, Message, ToolMessage } from '../messages/types.js';
 import { anthropicImageBlock } from './anthropic-image.js';
 import {
   ANTHROPIC_METADATA,
@@ -40,6 +39,16 @@ function toolResult(m: ToolMessage, i: number): AnthropicToolResultBlockParam {
   };
 }
 
+/** One part of an assistant message as a block: reasoning goes back only to Anthropic, which wrote it. */
+function assistantBlock(part: AssistantPart): AnthropicContentBlock[] {
+  if (part.type === 'text') return [{ type: 'text', text: part.text } satisfies AnthropicTextBlockParam];
+  if (part.type !== 'reasoning' || part.provider !== 'anthropic') return [];
+  if (part.encrypted !== undefined && part.text === '') return [{ type: 'redacted_thinking', data: part.encrypted }];
+  return [
+    { type: 'thinking', thinking: part.text, ...(part.signature === undefined ? {} : { signature: part.signature }) },
+  ];
+}
+
 function message(m: Exclude<Message, ToolMessage>, i: number): AnthropicMessageParam {
   const carried = carriedOf(m);
   if (m.role === 'system') return { role: 'user', content: `[system] ${m.content}` };
@@ -51,10 +60,10 @@ function message(m: Exclude<Message, ToolMessage>, i: number): AnthropicMessageP
   const calls = m.toolCalls ?? [];
   if (typeof m.content === 'string' && calls.length === 0 && carried === undefined)
     return { role: 'assistant', content: m.content };
-  const texts =
-    typeof m.content === 'string' ? (m.content === '' ? [] : [m.content]) : textPartsOf(m.content).map((p) => p.text);
+  const parts =
+    typeof m.content === 'string' ? (m.content === '' ? [] : [{ type: 'text' as const, text: m.content }]) : m.content;
   const list: AnthropicContentBlock[] = [
-    ...texts.map((text): AnthropicTextBlockParam => ({ type: 'text', text })),
+    ...parts.flatMap(assistantBlock),
     ...calls.map((c) => ({
       type: 'tool_use' as const,
       id: c.id,

@@ -1,5 +1,7 @@
 import type { Message } from '../messages/types.js';
+import { validateMessageShapes } from '../messages/validate.js';
 import type { AnthropicTranscript } from './anthropic-types.js';
+import { type ConvertOptions, checkedTranscript } from './checked-transcript.js';
 import { fromAnthropic } from './from-anthropic.js';
 import { fromModelMessages } from './from-model-messages.js';
 import { fromOpenAIChat } from './from-openai-chat.js';
@@ -38,10 +40,41 @@ const PART_FORMATS: Record<string, TranscriptFormat> = {
   file: 'ai-sdk',
 };
 
+/**
+ * The item types of the OpenAI Responses API `input` (and of what it returns), by which an
+ * item without a role is recognised; a record with another `type` is no Responses item.
+ */
+export const RESPONSES_ITEM_TYPES: ReadonlySet<string> = new Set([
+  'message',
+  'function_call',
+  'function_call_output',
+  'reasoning',
+  'compaction',
+  'item_reference',
+  'web_search_call',
+  'file_search_call',
+  'computer_call',
+  'computer_call_output',
+  'code_interpreter_call',
+  'image_generation_call',
+  'local_shell_call',
+  'local_shell_call_output',
+  'shell_call',
+  'shell_call_output',
+  'apply_patch_call',
+  'apply_patch_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'mcp_call',
+  'mcp_list_tools',
+  'mcp_approval_request',
+  'mcp_approval_response',
+]);
+
 /** What one message or item says about its format, or undefined when it would read the same in several. */
 function signal(m: unknown): TranscriptFormat | undefined {
   if (!isRecord(m)) return undefined;
-  if (typeof m.type === 'string' && m.type !== 'message') return 'openai-responses';
+  if (typeof m.type === 'string' && m.type !== 'message' && RESPONSES_ITEM_TYPES.has(m.type)) return 'openai-responses';
   if ('tool_calls' in m || 'tool_call_id' in m) return 'openai-chat';
   if ('toolCalls' in m || 'toolCallId' in m) return 'lousho';
   if (m.role === 'developer' || m.type === 'message') return 'openai-responses';
@@ -58,11 +91,24 @@ function signal(m: unknown): TranscriptFormat | undefined {
 }
 
 /**
+ * True for a record that is a message or an item of one of the message formats: it has a
+ * string `role`, or its `type` is a Responses item type. Records of agent logs (a Claude Code
+ * `summary`, a Codex `session_meta`) are neither.
+ */
+export function isMessageRecord(m: unknown): boolean {
+  if (!isRecord(m)) return false;
+  if (typeof m.role === 'string') return m.type === undefined || m.type === 'message';
+  return typeof m.type === 'string' && RESPONSES_ITEM_TYPES.has(m.type);
+}
+
+/**
  * The format of a list of messages (or items): the first message that can only be read one
  * way decides; plain system/user/assistant text reads the same in every format and is taken
  * as ours. `system` is given when the messages came with a separate system prompt (Anthropic).
+ * Undefined when a record is no message of any format (see {@link isMessageRecord}).
  */
-export function detectFormat(messages: readonly unknown[], hasSystem = false): TranscriptFormat {
+export function detectFormat(messages: readonly unknown[], hasSystem = false): TranscriptFormat | undefined {
+  if (!messages.every(isMessageRecord)) return undefined;
   for (const m of messages) {
     const format = signal(m);
     if (format !== undefined) return format;
@@ -71,18 +117,24 @@ export function detectFormat(messages: readonly unknown[], hasSystem = false): T
 }
 
 /** Reads messages of a format as ours (`system` apart for Anthropic). */
-export function readFormat(format: TranscriptFormat, messages: readonly unknown[], system?: unknown): Message[] {
+export function readFormat(
+  format: TranscriptFormat,
+  messages: readonly unknown[],
+  system?: unknown,
+  options: ConvertOptions = {},
+): Message[] {
   switch (format) {
     case 'openai-chat':
-      return fromOpenAIChat(messages);
+      return fromOpenAIChat(messages, options);
     case 'openai-responses':
-      return fromOpenAIResponses(messages);
+      return fromOpenAIResponses(messages, options);
     case 'anthropic':
-      return fromAnthropic({ system, messages });
+      return fromAnthropic({ system, messages }, options);
     case 'ai-sdk':
-      return fromModelMessages(messages);
+      return fromModelMessages(messages, options);
     default:
-      return messages as Message[];
+      validateMessageShapes(messages);
+      return checkedTranscript(messages.slice(), options);
   }
 }
 

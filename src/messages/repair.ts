@@ -1,3 +1,4 @@
+import { type RenamedCall, renameReusedCallIds } from './reused-call-ids.js';
 import type { Message, ToolMessage } from './types.js';
 
 /** One change repairTranscript() made. */
@@ -34,13 +35,14 @@ export function repairTranscript(messages: readonly Message[]): {
   /** Every change made, in order; empty when the transcript already paired. */
   changes: TranscriptRepair[];
 } {
+  const renaming = renameReusedCallIds(messages);
   const changes: TranscriptRepair[] = [];
+  const renamedAt = new Map<number, RenamedCall[]>();
+  for (const r of renaming.renamed) renamedAt.set(r.index, [...(renamedAt.get(r.index) ?? []), r]);
   const out: Message[] = [];
   const made = new Set<string>();
   const answered = new Set<string>();
-  /** Renamed ids of the current assistant turn: results after it answer the new id. */
-  let renamed = new Map<string, string>();
-  /** Calls of the open assistant turn still waiting for their result, with where the turn started in `out`. */
+  /** Calls of the open assistant turn still waiting for their result. */
   let open: { calls: { id: string; name: string; index: number }[] } | undefined;
 
   const closeTurn = () => {
@@ -65,9 +67,9 @@ export function repairTranscript(messages: readonly Message[]): {
     open = undefined;
   };
 
-  messages.forEach((message, index) => {
+  renaming.messages.forEach((message, index) => {
     if (message.role === 'tool') {
-      const id = renamed.get(message.toolCallId) ?? message.toolCallId;
+      const id = message.toolCallId;
       if (!made.has(id)) {
         changes.push({
           index,
@@ -87,31 +89,18 @@ export function repairTranscript(messages: readonly Message[]): {
         return;
       }
       answered.add(id);
-      out.push(id === message.toolCallId ? message : { ...message, toolCallId: id });
-      return;
-    }
-    closeTurn();
-    renamed = new Map();
-    if (message.role !== 'assistant' || message.toolCalls === undefined || message.toolCalls.length === 0) {
       out.push(message);
       return;
     }
-    const calls = message.toolCalls.map((call) => {
-      if (!made.has(call.id)) return call;
-      let fresh = `${call.id}_${index}`;
-      for (let n = 2; made.has(fresh); n++) fresh = `${call.id}_${index}_${n}`;
-      renamed.set(call.id, fresh);
-      changes.push({
-        index,
-        change: 'renamed-duplicate-call',
-        toolCallId: call.id,
-        description: `renamed call '${call.id}' to '${fresh}': an earlier call used that id`,
-      });
-      return { ...call, id: fresh };
-    });
-    for (const call of calls) made.add(call.id);
-    open = { calls: calls.map((c) => ({ id: c.id, name: c.name, index })) };
-    out.push(renamed.size === 0 ? message : { ...message, toolCalls: calls });
+    closeTurn();
+    for (const { id, renamed } of renamedAt.get(index) ?? []) {
+      const description = `renamed call '${id}' to '${renamed}': an earlier call used that id`;
+      changes.push({ index, change: 'renamed-duplicate-call', toolCallId: id, description });
+    }
+    out.push(message);
+    if (message.role !== 'assistant' || message.toolCalls === undefined || message.toolCalls.length === 0) return;
+    for (const call of message.toolCalls) made.add(call.id);
+    open = { calls: message.toolCalls.map((c) => ({ id: c.id, name: c.name, index })) };
   });
   closeTurn();
   return { messages: out, changes };

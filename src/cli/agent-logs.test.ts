@@ -1,0 +1,152 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { pairingProblem } from '../messages/validate.js';
+import { captureIO, noRun } from '../test-support/cli.js';
+import { sharedPath } from '../test-support/corpus.js';
+import { runCli } from './commands.js';
+import { readTranscriptFile } from './transcript-file.js';
+
+const FIXTURES = sharedPath('fixtures/transcripts');
+if (FIXTURES === undefined)
+  console.warn(
+    'agent-logs.test.ts: shared/fixtures/transcripts was not found beside the checkout; its tests are skipped.',
+  );
+
+/** Each real log: what it is read as, its messages, its answered calls, the model it names, the calls still waiting. */
+const LOGS: [
+  file: string,
+  read: string,
+  messages: number,
+  paired: number,
+  model: string | undefined,
+  waiting: number,
+][] = [
+  [
+    'claude-code/ccviewer-nextjs-todo-orchestrator.jsonl',
+    'Claude Code session JSONL',
+    23,
+    11,
+    'claude-sonnet-4-20250514',
+    0,
+  ],
+  ['claude-code/spotter-create-beads-opus46.jsonl', 'Claude Code session JSONL', 33, 16, 'claude-opus-4-6', 0],
+  ['codex-cli/codemie-rollout-gpt55-0.125.jsonl', 'Codex CLI rollout', 173, 102, 'gpt-5.5', 0],
+  ['codex-cli/acidicsoil-rollout-gpt51codex-0.58.jsonl', 'Codex CLI rollout', 80, 39, 'gpt-5.1-codex', 0],
+  ['opencode/darkfactory-nimble-pixel-gpt53codex.json', 'opencode session export', 12, 4, 'gpt-5.3-codex', 0],
+  ['opencode/darkfactory-quiet-meadow-subagents.json', 'opencode session export', 60, 37, 'gpt-5.3-codex', 0],
+  [
+    'openhands/openhands-basic-gui-mode-claude35.json',
+    'OpenHands event stream',
+    10,
+    4,
+    'claude-3-5-sonnet-20241022',
+    0,
+  ],
+  // Its closing `finish` call has no observation: the newest turn waits, and is kept so.
+  [
+    'openhands/openhands-wrong-initial-state-claude35.json',
+    'OpenHands event stream',
+    8,
+    3,
+    'claude-3-5-sonnet-20241022',
+    1,
+  ],
+  ['swe-agent/sweagent-gpt4-test-repo-i1.traj', 'SWE-agent trajectory', 12, 0, undefined, 0],
+  ['swe-agent/sweagent-fc-gpt4o-marshmallow-1867.traj', 'SWE-agent trajectory', 24, 11, 'gpt-4o', 0],
+  [
+    'mini-swe-agent/gemini3pro-django__django-16255.traj.json',
+    'mini-swe-agent trajectory',
+    36,
+    0,
+    'google/gemini-3-pro-preview',
+    0,
+  ],
+  [
+    'mini-swe-agent/gemini3pro-django__django-11163.traj.json',
+    'mini-swe-agent trajectory',
+    28,
+    0,
+    'google/gemini-3-pro-preview',
+    0,
+  ],
+  ['tau-bench/avaljotsingh-retail-tool-calling-1task.json', 'tau-bench results', 30, 10, undefined, 0],
+  // Its tool calls have no ids: they get ids, each reply answering the oldest open call.
+  ['tau-bench/avaljotsingh-retail-assertions-agent-10tasks.json', 'tau-bench results', 25, 5, undefined, 0],
+];
+
+const REFUSED = [
+  'anthropic/pydanticai-cassette-parallel-tool-calls.yaml',
+  'openai-chat/pydanticai-cassette-openai-tool-output.yaml',
+  'openai-responses/pydanticai-cassette-simple-response-with-tool-call.yaml',
+  'langchain/langsmith-run-chatopenai-lc-constructor.ts',
+];
+
+describe.skipIf(FIXTURES === undefined)('the real agent logs of shared/fixtures/transcripts', () => {
+  it.each(LOGS)(
+    'reads %s as %s: %i messages, %i calls answered, the model it names',
+    async (file, read, count, paired, model, waiting) => {
+      const { messages, source, ...extras } = await readTranscriptFile(join(FIXTURES as string, file));
+      expect(source.log ?? `${source.within?.replace(/^a /, '')}`).toContain(read);
+      expect(messages).toHaveLength(count);
+      const calls = messages.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []) : []));
+      const results = messages.filter((m) => m.role === 'tool');
+      expect(results).toHaveLength(paired);
+      expect(calls).toHaveLength(paired + waiting);
+      expect(pairingProblem(messages, { pendingCalls: true })).toBeUndefined();
+      expect(pairingProblem(messages) === undefined).toBe(waiting === 0);
+      expect(extras.model).toBe(model);
+    },
+  );
+
+  it('takes the usage of the newest request from the logs that record it', async () => {
+    const usage = async (file: string) => (await readTranscriptFile(join(FIXTURES as string, file))).reported;
+    // Claude Code: input_tokens 3 + cache read 20,542 + cache write 1,004 (the reply's last streamed record).
+    expect(await usage('claude-code/ccviewer-nextjs-todo-orchestrator.jsonl')).toMatchObject({
+      cacheReadTokens: 20542,
+      cacheWriteTokens: 1004,
+    });
+    expect(await usage('codex-cli/codemie-rollout-gpt55-0.125.jsonl')).toEqual({
+      inputTokens: 131573,
+      outputTokens: 433,
+      cacheReadTokens: 130432,
+      reasoningTokens: 127,
+    });
+    // The session's newest reply was cut off and reports zeros: the one before it is taken.
+    expect((await usage('opencode/darkfactory-nimble-pixel-gpt53codex.json'))?.inputTokens).toBeGreaterThan(0);
+    expect(await usage('swe-agent/sweagent-fc-gpt4o-marshmallow-1867.traj')).toBeUndefined();
+  });
+
+  it.each(REFUSED)('refuses %s with exit 2, naming the formats it reads, and writes nothing', async (file) => {
+    const dir = await mkdtemp(join(tmpdir(), 'lousho-logs-'));
+    const out = join(dir, 'out.json');
+    const cli = captureIO();
+    expect(await runCli(['compact', join(FIXTURES as string, file), '--out', out], cli.io, noRun)).toBe(2);
+    expect(cli.err).toHaveLength(1);
+    expect(cli.err[0]).toMatch(
+      /^LOUSHO_TRANSCRIPT_UNRECOGNIZED: .* holds no messages: it is neither JSON nor JSON lines/,
+    );
+    expect(cli.err[0]).toContain('Claude Code session JSONL, Codex CLI rollout, opencode session export');
+    await expect(readFile(out)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('compacts a Claude Code session into the format it names, and refuses to write it over the log', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lousho-logs-'));
+    const file = join(FIXTURES as string, 'claude-code/spotter-create-beads-opus46.jsonl');
+    const out = join(dir, 'compacted.json');
+    const cli = captureIO();
+    expect(await runCli(['compact', file, '--out', out, '--protected-tokens', '2000'], cli.io, noRun)).toBe(0);
+    expect(cli.err.at(-1)).toBe(
+      'read as Claude Code session JSONL, which lousho does not write back; written as Anthropic messages',
+    );
+    const again = await readTranscriptFile(out);
+    expect(again.source.format).toBe('anthropic');
+    expect(again.messages).toHaveLength(33);
+    const copy = join(dir, 'session.jsonl');
+    await writeFile(copy, await readFile(file));
+    const over = captureIO();
+    expect(await runCli(['compact', copy, '--out', copy, '--overwrite'], over.io, noRun)).toBe(2);
+    expect((await readFile(copy)).equals(await readFile(file))).toBe(true);
+  });
+});

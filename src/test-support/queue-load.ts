@@ -155,13 +155,17 @@ async function parentQueue(
   });
 }
 
-/** Approves as a webhook would: again after a while when the session is busy (a redelivered job is driving it). */
+/** Approves as a webhook would: again after a while when the session is busy or moved on under it (a redelivered job is driving it). */
 async function approver(queue: { approve(sid: string, call: string): Promise<void> }, sid: string, call: string) {
   for (let attempt = 0; attempt < 100; attempt++) {
     try {
       return await queue.approve(sid, call);
     } catch (error) {
-      if ((error as { code?: string }).code !== 'LOUSHO_SESSION_BUSY') throw error;
+      const code = (error as { code?: string }).code;
+      if (code !== 'LOUSHO_SESSION_BUSY' && code !== 'LOUSHO_SESSION_CONFLICT') {
+        console.error(`the approver of ${sid} gave up:`, error);
+        return;
+      }
       await new Promise((r) => setTimeout(r, 200));
     }
   }

@@ -16,6 +16,7 @@ import { renderLongRunMarkdown, runLongRuns } from './long-run.js';
 import { renderOverheadMarkdown, runOverhead } from './overhead.js';
 import { runReplay } from './replay.js';
 import { renderReplayMarkdown, renderReplaySvg } from './replay-report.js';
+import { renderWorkersMarkdown, runWorkers } from './workers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
   sections.push(renderAdversarialMarkdown(runAdversarial()));
   step('session checkpoints');
   sections.push(renderCheckpointsMarkdown(await runCheckpoints()));
+  step('workers on a queue');
+  sections.push(renderWorkersMarkdown(await runWorkers()));
   if (corpusDir() === undefined) {
     sections.push(
       '## Estimation accuracy and replay\n\nSkipped: the corpus (../shared/corpus or $LOUSHO_CORPUS) was not found.',

@@ -207,6 +207,8 @@ export { createOpenAICompatible } from './providers/openai-compatible.js';
 export type { ProviderFactory } from './providers/resolve-provider.js';
 export { registerProvider, resolveProvider } from './providers/resolve-provider.js';
 export type { RetryOptions } from './providers/retry.js';
+export type { DriveSessionOptions, DriveSessionResult } from './sessions/drive-session.js';
+export { driveSession } from './sessions/drive-session.js';
 export { FileSessionStore } from './sessions/file-store.js';
 export type { KVClient } from './sessions/kv-store.js';
 export { KVSessionStore } from './sessions/kv-store.js';
@@ -215,6 +217,7 @@ export type { PostgresPool } from './sessions/postgres-store.js';
 export { PostgresSessionStore } from './sessions/postgres-store.js';
 export type { RecordedApproval, SessionCheckpoint } from './sessions/records.js';
 export { Session } from './sessions/session.js';
+export type { KeyedTurn } from './sessions/session-state.js';
 export type {
   SessionCompactOptions,
   SessionCompactResult,

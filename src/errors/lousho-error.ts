@@ -50,6 +50,16 @@ export type LoushoErrorCode =
   /** `session.resume()` was called on a session with no unfinished turn; `send()` starts a new one. */
   | 'LOUSHO_SESSION_IDLE'
   /**
+   * A call that waited for approval already has the other decision: a decision is final, so the
+   * second one was refused and nothing changed (the same decision again is a no-op).
+   */
+  | 'LOUSHO_SESSION_DECISION_FINAL'
+  /**
+   * `session.send(input, { idempotencyKey })` was given a key whose turn was dropped (by
+   * `cancelPending()` or `rewind()`); no second turn is started for a key. Send with a new key.
+   */
+  | 'LOUSHO_SESSION_TURN_CANCELLED'
+  /**
    * Someone else wrote to the session since this process read it (its lease expired and
    * another process took the session over, or the session was cleared). Nothing was written;
    * reopen the session to see its current state.

@@ -43,6 +43,8 @@ export type SessionRecord =
   | { type: 'turn.start'; turn: number }
   /** The pending turn finished. */
   | { type: 'turn.done' }
+  /** The turn just started was sent with this idempotency key (no other turn is ever started for it). */
+  | { type: 'turn.key'; key: string }
   /** Tool calls about to run (a crash leaves them "running"). */
   | { type: 'tools.running'; toolCallIds: string[] }
   /** One tool call's result, kept with the pending turn until its step ends. */
@@ -78,6 +80,8 @@ function checkRecord(record: unknown): asserts record is SessionRecord {
         return typeof r.turn === 'number';
       case 'turn.done':
         return true;
+      case 'turn.key':
+        return isString(r.key);
       case 'tools.running':
       case 'tool.results':
         return isStrings(r.toolCallIds);

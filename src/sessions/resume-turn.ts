@@ -16,6 +16,14 @@ export function unfinishedTurn(id: string, state: SessionState, what: string): L
       { details: { id, pendingApprovals: state.pending?.awaiting ?? [] } },
     );
   }
+  if (state.status === 'decided') {
+    return new LoushoError(
+      'LOUSHO_SESSION_TURN_PENDING',
+      `Session '${id}' cannot ${what}: every call turn ${state.pending?.turn} waited on is decided, and the turn ` +
+        'is ready to go on. Call session.resume() to run it (or session.cancelPending() to drop it).',
+      { details: { id, turn: state.pending?.turn } },
+    );
+  }
   if (state.status === 'turn_pending') {
     return new LoushoError(
       'LOUSHO_SESSION_TURN_PENDING',
@@ -79,16 +87,39 @@ export function planResume(
   return { approvals, interrupted };
 }
 
-/** The record of a decision on `toolCallId`; throws LOUSHO_CONFIG_INVALID when the turn does not wait on that call. */
+/**
+ * The record of a decision on `toolCallId`, or undefined when the call already has this decision
+ * (a redelivered approval is a no-op). Throws LOUSHO_SESSION_DECISION_FINAL when it has the
+ * other one, and LOUSHO_CONFIG_INVALID when the call never waited for approval.
+ */
 export function decisionRecord(
   id: string,
   state: SessionState,
   toolCallId: string,
   approved: boolean,
   reason: string | undefined,
-): SessionRecord {
+): SessionRecord | undefined {
   const awaiting = state.pending?.awaiting ?? [];
-  if (!awaiting.some((a) => a.toolCallId === toolCallId)) {
+  const waits = awaiting.some((a) => a.toolCallId === toolCallId);
+  const taken = waits ? state.pending?.decisions.get(toolCallId) : state.decided.get(toolCallId);
+  if (taken !== undefined) {
+    if (taken.approved === approved) return undefined;
+    const was = taken.approved ? 'approved' : 'rejected';
+    throw new LoushoError(
+      'LOUSHO_SESSION_DECISION_FINAL',
+      `Session '${id}': call '${toolCallId}' was already ${was}, and a decision is final; the ` +
+        `${approved ? 'approval' : 'rejection'} was refused and nothing changed. Deciding it again the same way is a no-op.`,
+      {
+        details: {
+          id,
+          toolCallId,
+          approved: taken.approved,
+          ...(taken.reason === undefined ? {} : { reason: taken.reason }),
+        },
+      },
+    );
+  }
+  if (!waits) {
     const waiting = awaiting.map((a) => `'${a.toolCallId}' (${a.toolName})`).join(', ') || 'none';
     throw configError(
       `Session '${id}' has no call '${toolCallId}' waiting for approval; the calls waiting are: ${waiting}.`,

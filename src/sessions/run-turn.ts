@@ -40,7 +40,8 @@ export async function runTurn(
   const open = log.state.openResults();
   const input = structuredClone([...log.state.messages, ...open]); // the run may change its messages in place
   const recorder = new TurnRecorder(log, input, input.slice(input.length - open.length) as typeof open);
-  const result = await runner.run(input, { ...options, approvals, onCheckpoint: recorder.onCheckpoint }, emit);
+  const { idempotencyKey: _key, ...turn } = options;
+  const result = await runner.run(input, { ...turn, approvals, onCheckpoint: recorder.onCheckpoint }, emit);
   await recorder.finish(result);
   return result;
 }

@@ -92,7 +92,7 @@ describe('tool approvals in a session', () => {
     }).session();
     await session.send('ship it');
     await session.approve('d1');
-    expect(session.status).toBe('awaiting_approval'); // decided, not resumed yet
+    expect(session.status).toBe('decided'); // decided, not resumed yet
     const result = await session.resume();
     expect(result.status).toBe('done');
     expect(result.text).toBe('results: d1=deployed');
@@ -130,6 +130,111 @@ describe('tool approvals in a session', () => {
     const result = await session.resume();
     expect(ran).toEqual(['remove tmp/cache', 'read README', 'remove src/']);
     expect(result.text).toBe('results: r1=removed | r2=removed | x1=contents');
+  });
+});
+
+describe('decisions that hold under redelivery', () => {
+  const twoCalls = [
+    { id: 'd1', name: 'deploy', target: 'prod' },
+    { id: 'd2', name: 'deploy', target: 'staging' },
+  ];
+
+  it('gives the session the status decided once every waiting call is decided, in every process', async () => {
+    const { list } = tools();
+    const store = new MemorySessionStore();
+    const session = createAgent({ provider: model(twoCalls), tools: list }).session({ id: 's', store });
+    await session.send('ship both');
+    await session.approve('d1');
+    expect(session.status).toBe('awaiting_approval'); // d2 still has no decision
+    await session.reject('d2', { reason: 'not today' });
+    expect(session.status).toBe('decided');
+    const elsewhere = createAgent({ provider: mockModel([]), tools: list }).session({ id: 's', store });
+    await elsewhere.load();
+    expect(elsewhere.status).toBe('decided');
+    expect(elsewhere.pendingApprovals).toEqual([]);
+    expect((await rejection(elsewhere.send('next'))).code).toBe('LOUSHO_SESSION_TURN_PENDING');
+  });
+
+  it('takes the same decision again as a no-op that saves nothing', async () => {
+    const { list } = tools();
+    const store = new MemorySessionStore();
+    const session = createAgent({ provider: model(twoCalls), tools: list }).session({ id: 's', store });
+    await session.send('ship both');
+    await session.reject('d2', { reason: 'not today' });
+    const saved = (await store.read('s')).version;
+    await session.reject('d2', { reason: 'not today' });
+    await session.reject('d2');
+    expect((await store.read('s')).version).toBe(saved);
+  });
+
+  it('refuses a different decision on a decided call with LOUSHO_SESSION_DECISION_FINAL and changes nothing', async () => {
+    const { ran, list } = tools();
+    const store = new MemorySessionStore();
+    const session = createAgent({ provider: model(twoCalls), tools: list }).session({ id: 's', store });
+    await session.send('ship both');
+    await session.approve('d1');
+    await session.reject('d2', { reason: 'not today' });
+    const saved = (await store.read('s')).version;
+    const flipped = await rejection(session.approve('d2'));
+    expect(flipped.code).toBe('LOUSHO_SESSION_DECISION_FINAL');
+    expect(flipped.message).toContain("'d2' was already rejected");
+    expect(flipped.details).toMatchObject({ toolCallId: 'd2', approved: false, reason: 'not today' });
+    expect((await rejection(session.reject('d1'))).code).toBe('LOUSHO_SESSION_DECISION_FINAL');
+    expect((await store.read('s')).version).toBe(saved);
+    const result = await session.resume();
+    expect(ran).toEqual(['deploy prod']);
+    expect(result.text).toContain('not today');
+  });
+
+  it('keeps a decision final after the turn resumed: a redelivered approval runs nothing again', async () => {
+    const { ran, list } = tools();
+    const store = new MemorySessionStore();
+    const session = createAgent({ provider: model(twoCalls.slice(0, 1)), tools: list }).session({ id: 's', store });
+    await session.send('ship it');
+    await session.approve('d1');
+    await session.resume();
+    const saved = (await store.read('s')).version;
+    await session.approve('d1'); // the webhook again
+    expect((await rejection(session.reject('d1'))).code).toBe('LOUSHO_SESSION_DECISION_FINAL');
+    expect((await rejection(session.resume())).code).toBe('LOUSHO_SESSION_IDLE');
+    expect((await store.read('s')).version).toBe(saved);
+    expect(ran).toEqual(['deploy prod']);
+  });
+
+  it('routes 20 sessions by status to the end: none goes back to the approver', async () => {
+    const { ran, list } = tools();
+    const store = new MemorySessionStore();
+    const agent = createAgent({
+      provider: mockModel((r) =>
+        r.messages.at(-1)?.role === 'tool'
+          ? 'done'
+          : { toolCalls: [{ id: `d-${r.messages.length}`, name: 'deploy', arguments: { target: 'x' } }] },
+      ),
+      tools: list,
+    });
+    const ids = Array.from({ length: 20 }, (_, i) => `s${i}`);
+    for (const id of ids) await agent.session({ id, store }).send('ship');
+    let approverVisits = 0;
+    for (let round = 0; round < 5; round++) {
+      for (const id of ids) {
+        const session = agent.session({ id, store });
+        await session.load();
+        if (session.status === 'awaiting_approval') {
+          approverVisits++;
+          for (const call of session.pendingApprovals) await session.approve(call.toolCallId);
+        } else if (session.status === 'decided' || session.status === 'turn_pending') await session.resume();
+      }
+    }
+    const statuses = await Promise.all(
+      ids.map(async (id) => {
+        const s = agent.session({ id, store });
+        await s.load();
+        return s.status;
+      }),
+    );
+    expect(statuses.filter((s) => s !== 'idle')).toEqual([]);
+    expect(approverVisits).toBe(20);
+    expect(ran).toHaveLength(20);
   });
 });
 

@@ -1,3 +1,4 @@
+import { contentText } from '../messages/content.js';
 import type { Message, ToolMessage } from '../messages/types.js';
 import type { RecordedApproval, SessionCheckpoint, SessionRecord } from './records.js';
 
@@ -14,7 +15,25 @@ export interface PendingTurn {
   /** Calls the turn stopped before, waiting for a decision. */
   awaiting: RecordedApproval[];
   /** Decisions taken on them. */
-  decisions: Map<string, { approved: boolean; reason?: string }>;
+  decisions: Map<string, Decision>;
+  /** The idempotency key the turn was sent with, if any. */
+  key?: string;
+}
+
+/** A decision on a call that waited for approval. */
+export interface Decision {
+  approved: boolean;
+  reason?: string;
+}
+
+/** What the log says of the turn sent with one idempotency key. */
+export interface KeyedTurn {
+  /** The turn's number. */
+  turn: number;
+  /** 'done' once it finished (`text` is its answer); 'pending' until then; 'cancelled' when dropped before finishing. */
+  status: 'pending' | 'done' | 'cancelled';
+  /** The turn's answer, once done. */
+  text?: string;
 }
 
 interface Snapshot {
@@ -35,6 +54,7 @@ function copyPending(p: PendingTurn | undefined): PendingTurn | undefined {
     results: new Map(p.results),
     awaiting: [...p.awaiting],
     decisions: new Map(p.decisions),
+    ...(p.key === undefined ? {} : { key: p.key }),
   };
 }
 
@@ -55,11 +75,17 @@ export class SessionState {
   current: string | undefined;
   /** The last checkpoint of the current history taken between turns (null: the empty session). */
   lastIdle: string | null = null;
+  /** Every decision ever taken in the session, by toolCallId (a decision is final). */
+  readonly decided = new Map<string, Decision>();
+  /** The turn of every idempotency key the session was sent with. */
+  readonly keys = new Map<string, KeyedTurn>();
   readonly #snapshots = new Map<string, Snapshot>();
 
-  get status(): 'idle' | 'turn_pending' | 'awaiting_approval' {
-    if (this.pending === undefined) return 'idle';
-    return this.pending.awaiting.length > 0 ? 'awaiting_approval' : 'turn_pending';
+  get status(): 'idle' | 'turn_pending' | 'awaiting_approval' | 'decided' {
+    const pending = this.pending;
+    if (pending === undefined) return 'idle';
+    if (pending.awaiting.length === 0) return 'turn_pending';
+    return this.undecided().length > 0 ? 'awaiting_approval' : 'decided';
   }
 
   /** The calls the pending turn waits on that have no decision yet. */
@@ -99,7 +125,15 @@ export class SessionState {
         this.turns = record.turn;
         return;
       case 'turn.done':
+        if (pending?.key !== undefined)
+          this.keys.set(pending.key, { turn: pending.turn, status: 'done', text: this.#answer() });
         this.pending = undefined;
+        return;
+      case 'turn.key':
+        if (pending !== undefined) {
+          pending.key = record.key;
+          this.keys.set(record.key, { turn: pending.turn, status: 'pending' });
+        }
         return;
       case 'tools.running':
         for (const id of record.toolCallIds) pending?.running.add(id);
@@ -127,14 +161,15 @@ export class SessionState {
       case 'approval.requested':
         if (pending !== undefined) pending.awaiting = [...record.approvals];
         return;
-      case 'approval.decided':
-        pending?.decisions.set(
-          record.toolCallId,
+      case 'approval.decided': {
+        const decision: Decision =
           record.reason === undefined
             ? { approved: record.approved }
-            : { approved: record.approved, reason: record.reason },
-        );
+            : { approved: record.approved, reason: record.reason };
+        pending?.decisions.set(record.toolCallId, decision);
+        this.decided.set(record.toolCallId, decision);
         return;
+      }
       case 'checkpoint':
         this.#checkpoint(record.checkpoint);
         return;
@@ -158,10 +193,22 @@ export class SessionState {
     });
   }
 
+  /** The text of the transcript's last assistant message (a finished turn's answer). */
+  #answer(): string {
+    const last = this.messages.findLast((m) => m.role === 'assistant');
+    return last === undefined ? '' : contentText(last.content);
+  }
+
   #rewind(to: string | null): void {
+    const dropped = this.pending?.key;
+    if (dropped !== undefined && this.keys.get(dropped)?.status === 'pending') {
+      this.keys.set(dropped, { turn: this.pending?.turn ?? 0, status: 'cancelled' });
+    }
     const snapshot = to === null ? undefined : this.#snapshots.get(to);
     this.messages = snapshot === undefined ? [] : snapshot.messages.slice(0, snapshot.length);
     this.pending = copyPending(snapshot?.pending);
+    const restored = this.pending;
+    if (restored?.key !== undefined) this.keys.set(restored.key, { turn: restored.turn, status: 'pending' });
     this.turns = snapshot?.turns ?? 0;
     this.lastIdle = snapshot?.lastIdle ?? null;
     this.current = snapshot === undefined ? undefined : (to as string);

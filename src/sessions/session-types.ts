@@ -9,9 +9,12 @@ import type { Message } from '../messages/types.js';
 /**
  * What a session is doing: 'idle' between turns; 'running' while a turn of this object runs;
  * 'turn_pending' when a turn did not finish (a crash or an error; another process may also
- * be running it); 'awaiting_approval' when a turn stopped before tool calls that need approval.
+ * be running it); 'awaiting_approval' when a turn stopped before tool calls that need approval
+ * and one of them has no decision yet; 'decided' once every one of them is decided, so the
+ * turn is ready for session.resume(). Every status but 'running' is what the store holds, the
+ * same in every process.
  */
-export type SessionStatus = 'idle' | 'running' | 'turn_pending' | 'awaiting_approval';
+export type SessionStatus = 'idle' | 'running' | 'turn_pending' | 'awaiting_approval' | 'decided';
 
 /** Options of one session turn. */
 export interface SessionTurnOptions {
@@ -19,6 +22,11 @@ export interface SessionTurnOptions {
   abortSignal?: AbortSignal;
   /** Receives this turn's events, besides the session's own listeners. */
   onEvent?: AgentEventListener;
+  /**
+   * send() and stream() only: a key (a queue's job id, say) kept in the session's store with the
+   * turn it started; no second turn is ever started for it, in any process (see Session.send()).
+   */
+  idempotencyKey?: string;
 }
 
 /** What session.compact() takes; every field falls back to the session's compaction settings. */

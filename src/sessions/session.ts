@@ -1,16 +1,16 @@
-import { compactOnce } from '../compaction/compact-messages.js';
-import { compactionDoneEvent, compactionStartEvent } from '../compaction/compaction-report.js';
-import { PRUNE_STRATEGY_NAME } from '../compaction/prune-tool-results.js';
 import type { AgentEvent, AgentEventListener } from '../contracts/agent-event.js';
 import type { AgentResult, PendingApproval } from '../contracts/agent-result.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
 import { type AgentStream, streamRun } from '../executor/stream-run.js';
 import type { Message } from '../messages/types.js';
+import { compactSaved } from './compact-saved.js';
+import { checkIdempotencyKey, keyedTurnOutcome } from './idempotency.js';
 import { DEFAULT_LEASE_MS } from './lease.js';
 import type { SessionCheckpoint } from './records.js';
 import { decisionRecord, planResume, unfinishedTurn } from './resume-turn.js';
 import { answeredTurn, runTurn, startRecords } from './run-turn.js';
 import { SessionLog } from './session-log.js';
+import type { KeyedTurn } from './session-state.js';
 import type {
   SessionCompactOptions,
   SessionCompactResult,
@@ -63,6 +63,12 @@ export class Session {
   /** What the session is doing (as of the last load() or operation of this object). */
   get status(): SessionStatus {
     return this.#running ? 'running' : this.#log.state.status;
+  }
+
+  /** The turn sent with `idempotencyKey` (its number and whether it finished), as of the last load(); undefined for a key never sent. */
+  turnOf(idempotencyKey: string): Readonly<KeyedTurn> | undefined {
+    const seen = this.#log.state.keys.get(idempotencyKey);
+    return seen === undefined ? undefined : { ...seen };
   }
 
   /** The calls its turn waits on that have no decision yet. */
@@ -118,10 +124,18 @@ export class Session {
   }
 
   #turn(input: string | Message, options: SessionTurnOptions, extraEmit?: (event: AgentEvent) => void) {
+    const key = options.idempotencyKey;
     return this.#exclusive('start another turn', true, async () => {
+      checkIdempotencyKey(key);
+      if (key !== undefined) {
+        const seen = keyedTurnOutcome(this.id, this.#log.state, key);
+        if (seen !== undefined) return seen;
+      }
       const blocked = unfinishedTurn(this.id, this.#log.state, 'start another turn');
       if (blocked !== undefined) throw blocked;
-      await this.#log.append(startRecords(this.#log.state, input, this.#runner.instructions), { step: 0 });
+      const records = startRecords(this.#log.state, input, this.#runner.instructions);
+      if (key !== undefined) records.push({ type: 'turn.key', key });
+      await this.#log.append(records, { step: 0 });
       return runTurn(this.#log, this.#runner, {}, options, this.#emitter(extraEmit));
     });
   }
@@ -134,7 +148,12 @@ export class Session {
     };
   }
 
-  /** Runs one turn on `input` and resolves to its result; the turn is saved after every step. */
+  /**
+   * Runs one turn on `input` and resolves to its result; the turn is saved after every step.
+   * With `{ idempotencyKey }` (a queue's job id, say) it never starts a second turn for a key
+   * the session has seen, in any process: it resolves to that turn's result when it finished,
+   * else rejects with its state (LOUSHO_SESSION_TURN_PENDING, LOUSHO_SESSION_AWAITING_APPROVAL).
+   */
   send(input: string | Message, options: SessionTurnOptions = {}): Promise<AgentResult> {
     return this.#turn(input, options);
   }
@@ -173,20 +192,25 @@ export class Session {
     });
   }
 
-  /** Approves a call the turn waits on; session.resume() runs it. */
+  /**
+   * Approves a call the turn waits on; session.resume() runs it. Once every call is decided the
+   * session's status is 'decided'. A decision is final: approving again is a no-op, and
+   * rejecting an approved call rejects with LOUSHO_SESSION_DECISION_FINAL, changing nothing.
+   */
   approve(toolCallId: string): Promise<void> {
     return this.#decide(toolCallId, true, undefined);
   }
 
-  /** Rejects a call the turn waits on; on session.resume() the model reads that it was rejected, and why. */
+  /** Rejects a call the turn waits on; on session.resume() the model reads that it was rejected, and why. Final, as approve() is. */
   reject(toolCallId: string, options: { reason?: string } = {}): Promise<void> {
     return this.#decide(toolCallId, false, options.reason);
   }
 
   #decide(toolCallId: string, approved: boolean, reason: string | undefined): Promise<void> {
-    return this.#exclusive(approved ? 'approve a call' : 'reject a call', false, () =>
-      this.#log.append([decisionRecord(this.id, this.#log.state, toolCallId, approved, reason)]),
-    );
+    return this.#exclusive(approved ? 'approve a call' : 'reject a call', false, async () => {
+      const record = decisionRecord(this.id, this.#log.state, toolCallId, approved, reason);
+      if (record !== undefined) await this.#log.append([record]);
+    });
   }
 
   /** Every checkpoint the store holds for the session, oldest first (rewound ones included). */
@@ -227,31 +251,7 @@ export class Session {
     return this.#exclusive('compact', false, async () => {
       const blocked = unfinishedTurn(this.id, this.#log.state, 'compact');
       if (blocked !== undefined) throw blocked;
-      const settings = { ...this.#runner.compaction, ...options };
-      const before = this.#log.state.messages;
-      if (before.length === 0) {
-        const strategy = settings.strategy?.name ?? PRUNE_STRATEGY_NAME;
-        return { messagesBefore: 0, messagesAfter: 0, tokensBefore: 0, tokensAfter: 0, strategy };
-      }
-      const manual = { trigger: 'manual' as const };
-      const { outcome } = await compactOnce(
-        before.slice(),
-        { ...settings, model: this.#runner.provider() },
-        'session.compact()',
-        (start) => this.#emit(compactionStartEvent(manual, start)),
-      );
-      if (outcome.changed) {
-        await this.#log.append([{ type: 'rewrite', messages: [...outcome.messages] }], { step: this.#lastStep() });
-      }
-      this.#emit(compactionDoneEvent(manual, outcome));
-      return {
-        messagesBefore: before.length,
-        messagesAfter: this.#log.state.messages.length,
-        tokensBefore: outcome.tokensBefore,
-        tokensAfter: outcome.tokensAfter,
-        strategy: outcome.strategy,
-        ...(outcome.error === undefined ? {} : { error: outcome.error }),
-      };
+      return compactSaved(this.#log, this.#runner, options, this.#lastStep(), (event) => this.#emit(event));
     });
   }
 

@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, describe } from 'vitest';
+import { killCase, queueCases } from '../test-support/queue-cases.js';
+import { REDIS_URL, serverProblems, skipWhenDown } from '../test-support/store-backends.js';
+import { bullmqSessionQueue } from './bullmq-worker.js';
+
+const problems = await serverProblems();
+const prefix = `lousho-bullmq-test-${process.pid}-${randomBytes(3).toString('hex')}`;
+const connection = { url: REDIS_URL, maxRetriesPerRequest: null };
+
+afterAll(async () => {
+  if (problems.redis !== undefined) return;
+  const redis = new Redis(REDIS_URL);
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  redis.disconnect();
+});
+
+describe('sessions on BullMQ (Redis)', () => {
+  skipWhenDown('redis', problems);
+
+  queueCases(async (options) => {
+    const queue = await bullmqSessionQueue({
+      ...options,
+      queueName: `q-${randomBytes(4).toString('hex')}`,
+      connection,
+      prefix,
+      backoffMs: 100,
+    });
+    queue.work();
+    return queue;
+  });
+
+  killCase('bullmq');
+});

@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, describe } from 'vitest';
+import { killCase, queueCases } from '../test-support/queue-cases.js';
+import { PG_URL, serverProblems, skipWhenDown } from '../test-support/store-backends.js';
+import { pgBossSessionQueue } from './pg-boss-worker.js';
+
+const problems = await serverProblems();
+const schema = `lousho_boss_t_${process.pid}_${randomBytes(3).toString('hex')}`;
+
+afterAll(async () => {
+  if (problems.postgres !== undefined) return;
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await client.end();
+});
+
+describe('sessions on pg-boss 10 (Postgres)', () => {
+  skipWhenDown('postgres', problems);
+
+  queueCases(async (options) => {
+    const queue = await pgBossSessionQueue({
+      ...options,
+      queueName: `q-${randomBytes(4).toString('hex')}`,
+      connection: PG_URL,
+      schema,
+      retryDelay: 1,
+    });
+    await queue.work({ pollingIntervalSeconds: 0.5 });
+    return queue;
+  });
+
+  killCase('pg-boss');
+});

@@ -1,0 +1,109 @@
+/**
+ * The cases every queue integration passes (BullMQ, pg-boss), in this process over a real
+ * server: a turn enqueued twice with one key runs once, an approval enqueues the resume, and the
+ * cleanup path finds a session a dead worker left and a drive job finishes it. The kill cases run
+ * in worker processes (queue-load.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import { expect, it } from 'vitest';
+import type { SessionQueueMethods, SessionQueueOptions } from '../integrations/session-jobs.js';
+import type { DriveSessionResult } from '../sessions/drive-session.js';
+import { countingAgent } from './counting-agent.js';
+import { rejection } from './errors.js';
+import { runQueueLoad } from './queue-load.js';
+
+/** Opens the integration's queue with these options and starts one worker; close() stops both. */
+export type QueueFactory = (options: SessionQueueOptions) => Promise<SessionQueueMethods & { close(): Promise<void> }>;
+
+/** Registers the cases for one integration. */
+export function queueCases(open: QueueFactory): void {
+  const setup = async () => {
+    const counting = countingAgent();
+    const driven: { sessionId: string; outcome: DriveSessionResult }[] = [];
+    let wake = () => {};
+    const queue = await open({
+      session: counting.open,
+      store: counting.store,
+      onDriven: (event) => {
+        driven.push(event);
+        wake();
+      },
+    });
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise<void>((resolve) => (wake = resolve));
+    };
+    return { ...counting, queue, driven, until, sid: `q-${randomBytes(4).toString('hex')}` };
+  };
+
+  it('runs an enqueued turn once, however often it is enqueued with its key', async () => {
+    const { queue, driven, until, runs, sid, open } = await setup();
+    try {
+      const key = await queue.enqueueTurn(sid, 'job');
+      await queue.enqueueTurn(sid, 'job', { idempotencyKey: key });
+      await until(() => driven.length >= 2);
+      expect(driven.map((d) => d.outcome.action).sort()).toEqual(['replayed', 'sent']);
+      expect(runs).toEqual(['work']);
+      const session = open(sid);
+      await session.load();
+      expect(session.messages.filter((m) => m.role === 'user')).toHaveLength(1);
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('enqueues the resume when the last waiting call is decided, and a redelivered decision changes nothing', async () => {
+    const { queue, driven, until, runs, sid } = await setup();
+    try {
+      await queue.enqueueTurn(sid, 'deploy');
+      await until(() => driven.length >= 1);
+      const waiting = driven[0]?.outcome;
+      expect(waiting?.status).toBe('awaiting_approval');
+      const call = waiting?.pendingApprovals[0]?.toolCallId as string;
+      await queue.approve(sid, call);
+      await until(() => driven.length >= 2);
+      expect(driven[1]?.outcome).toMatchObject({ action: 'resumed', status: 'idle', result: { text: 'did deploy' } });
+      await queue.approve(sid, call);
+      expect((await rejection(queue.reject(sid, call))).code).toBe('LOUSHO_SESSION_DECISION_FINAL');
+      expect(runs).toEqual(['deploy']);
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('lists the sessions a dead worker left unfinished, and a drive job per session finishes each', async () => {
+    const { queue, driven, until, runs, sid, open, store } = await setup();
+    try {
+      const controller = new AbortController();
+      const crashed = open(sid);
+      crashed.on((e) => e.type === 'tool.done' && controller.abort());
+      await rejection(crashed.send('job', { abortSignal: controller.signal }));
+      await open(`${sid}-idle`).send('other');
+      const listing = Object.assign(store, { list: async () => [sid, `${sid}-idle`] });
+      expect(listing.list).toBeTypeOf('function');
+      expect(await queue.requeueStuck()).toEqual([{ id: sid, status: 'turn_pending' }]);
+      await until(() => driven.length >= 1);
+      expect(driven[0]?.outcome).toMatchObject({ action: 'resumed', status: 'idle', result: { text: 'did job' } });
+      expect(runs).toEqual(['work', 'work']); // one each, none again
+    } finally {
+      await queue.close();
+    }
+  });
+}
+
+/** The kill case: 2 worker processes, 10 sessions of a 10-step turn with an approval each, 3 SIGKILLs. */
+export function killCase(engine: 'bullmq' | 'pg-boss'): void {
+  it('keeps every turn exactly once when 2 worker processes serve 10 sessions and are SIGKILLed', async () => {
+    const report = await runQueueLoad({
+      engine,
+      workers: 2,
+      sessions: 10,
+      steps: 10,
+      kills: { everySaves: 60, max: 3 },
+      deadlineMs: 240_000,
+    });
+    expect(report).toMatchObject({ lostTurns: 0, doubledTurns: 0, doubledToolRuns: 0, approvalsAppliedTwice: 0 });
+    expect(report.turns).toBe(10);
+    expect(report.kills).toBe(3);
+    expect(report.takeoverMs.length).toBeGreaterThan(0);
+  }, 300_000);
+}

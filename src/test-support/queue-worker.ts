@@ -1,0 +1,134 @@
+/**
+ * A worker process for the queue tests and the workers bench: serves sessions from a BullMQ or
+ * pg-boss queue (argv[2], JSON: QueueWorkerConfig). Its agent's turn on "work <session>" first
+ * calls `deploy` (needs approval), then `steps` - 1 steps of `lookup` (idempotent) + `write`
+ * (not), then answers "done <session>". Every tool run writes "START <callId>" / "DONE <callId>"
+ * to the ledger before and after it works. It prints "saved <session>" after every save, "waiting <session>
+ * <callId>" when a session rests for approval, and "idle <session> <action>" when a turn ended.
+ */
+import { appendFileSync } from 'node:fs';
+import { createAgent } from '../agent/create-agent.js';
+import { tool } from '../executor/tool.js';
+import type { Message } from '../messages/types.js';
+import type { SessionStore } from '../sessions/store.js';
+import { mockModel } from '../testing/mock-model.js';
+import { openStore, type StoreSpec } from './open-store.js';
+
+/** How a queue worker process is set up. */
+export interface QueueWorkerConfig {
+  engine: 'bullmq' | 'pg-boss';
+  queueName: string;
+  /** BullMQ: the Redis URL and key prefix. */
+  redisUrl?: string;
+  prefix?: string;
+  /** pg-boss: the Postgres URL and schema. */
+  pgUrl?: string;
+  schema?: string;
+  store: StoreSpec;
+  ledger: string;
+  steps: number;
+  leaseMs: number;
+  /** BullMQ lock / pg-boss expiry, in ms: how soon a killed worker's job comes back. */
+  jobTimeoutMs: number;
+  concurrency: number;
+}
+
+/** The scripted turn: what to do follows from the transcript alone, so any process can continue it. */
+export function queueTurnScript(steps: number) {
+  return (messages: readonly Message[]) => {
+    const asked = String(messages.findLast((m) => m.role === 'user')?.content ?? '');
+    const sid = asked.replace(/^work /, '');
+    const since = messages.length - 1 - messages.map((m) => m.role).lastIndexOf('user');
+    const step = messages.slice(messages.length - since).filter((m) => m.role === 'assistant').length;
+    if (step === 0) return { toolCalls: [{ id: `${sid}.deploy`, name: 'deploy', arguments: { n: 0 } }] };
+    if (step >= steps) return `done ${sid}`;
+    const call = (name: string) => ({ id: `${sid}.s${step}.${name}`, name, arguments: { n: step } });
+    return { toolCalls: [call('lookup'), call('write')] };
+  };
+}
+
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
+function announced(store: SessionStore): SessionStore {
+  return new Proxy(store, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target) as unknown;
+      if (typeof value !== 'function') return value;
+      if (key !== 'append') return value.bind(target);
+      return async (...args: unknown[]) => {
+        const version = await (value as (...a: unknown[]) => Promise<number>).apply(target, args);
+        print(`saved ${String(args[0])}`);
+        return version;
+      };
+    },
+  });
+}
+
+async function main(): Promise<void> {
+  const config = JSON.parse(process.argv[2] as string) as QueueWorkerConfig;
+  const { store } = await openStore(config.store);
+  const ledgered = (name: string, flags: { idempotent?: boolean; needsApproval?: boolean }) =>
+    tool({
+      name,
+      parameters: { type: 'object', properties: { n: { type: 'number' } } },
+      ...flags,
+      execute: async (_args, { toolCallId }) => {
+        appendFileSync(config.ledger, `START ${toolCallId}\n`);
+        await new Promise((r) => setTimeout(r, 1 + Math.random() * 4));
+        appendFileSync(config.ledger, `DONE ${toolCallId}\n`);
+        return `${name} ok`;
+      },
+    });
+  const agent = createAgent({
+    provider: mockModel((request) => queueTurnScript(config.steps)(request.messages)),
+    tools: [
+      ledgered('deploy', { needsApproval: true }),
+      ledgered('lookup', { idempotent: true }),
+      ledgered('write', {}),
+    ],
+  });
+  const watched = announced(store);
+  const options = {
+    queueName: config.queueName,
+    session: (id: string) => agent.session({ id, store: watched, leaseMs: config.leaseMs }),
+    onDriven: ({
+      sessionId,
+      outcome,
+    }: {
+      sessionId: string;
+      outcome: import('../sessions/drive-session.js').DriveSessionResult;
+    }) => {
+      if (outcome.status === 'awaiting_approval') {
+        for (const call of outcome.pendingApprovals) print(`waiting ${sessionId} ${call.toolCallId}`);
+      } else print(`idle ${sessionId} ${outcome.action}`);
+    },
+  };
+  if (config.engine === 'bullmq') {
+    const { bullmqSessionQueue } = await import('../integrations/bullmq-worker.js');
+    const queue = await bullmqSessionQueue({
+      ...options,
+      connection: { url: config.redisUrl as string, maxRetriesPerRequest: null },
+      prefix: config.prefix as string,
+      lockDurationMs: config.jobTimeoutMs,
+      stalledIntervalMs: Math.max(500, Math.floor(config.jobTimeoutMs / 2)),
+      backoffMs: 200,
+    });
+    queue.work({ concurrency: config.concurrency });
+  } else {
+    const { pgBossSessionQueue } = await import('../integrations/pg-boss-worker.js');
+    const queue = await pgBossSessionQueue({
+      ...options,
+      connection: config.pgUrl as string,
+      schema: config.schema as string,
+      expireInSeconds: Math.max(1, Math.round(config.jobTimeoutMs / 1000)),
+      maintenanceIntervalSeconds: 1,
+    });
+    for (let i = 0; i < config.concurrency; i++) await queue.work({ pollingIntervalSeconds: 0.5 });
+  }
+  print('ready');
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

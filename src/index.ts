@@ -7,6 +7,7 @@ export type {
   RunOptions,
 } from './agent/agent-types.js';
 export { createAgent } from './agent/create-agent.js';
+export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './agent/mcp-server-config.js';
 export { recallTool } from './agent/recall-tool.js';
 export type { ToolSearchOptions } from './agent/tool-search.js';
 export { SEARCH_TOOL_NAME } from './agent/tool-search.js';

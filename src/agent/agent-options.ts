@@ -20,6 +20,7 @@ const CREATE_AGENT_KEYS: (keyof CreateAgentOptions)[] = [
   'outputSchema',
   'maxOutputTokens',
   'temperature',
+  'mcpServers',
 ];
 
 /** limits.maxCostUsd can only stop a run whose model has a price: refuse it otherwise, saying how to give one. */

@@ -15,6 +15,7 @@ import type { ToolRegistry } from '../executor/tool-registry.js';
 import type { Message } from '../messages/types.js';
 import type { Session } from '../sessions/session.js';
 import type { SessionStore } from '../sessions/store.js';
+import type { McpServerConfig } from './mcp-server-config.js';
 import type { ToolSearchOptions } from './tool-search.js';
 
 /** createAgent({ compaction }) as an object: the hook's options, plus `summarizer`. */
@@ -61,6 +62,13 @@ export interface CreateAgentOptions {
   maxOutputTokens?: number;
   /** Sampling temperature of each model call; the provider's default when absent. */
   temperature?: number;
+  /**
+   * MCP servers whose tools the agent may call: stdio servers `{ name, command, args?, env?, cwd? }`
+   * and streamable-HTTP servers `{ name, url, headers? }`, connected on the first run (the
+   * optional peer `@modelcontextprotocol/sdk` is loaded then). `prefix` renames a server's tools.
+   * agent.close() ends them.
+   */
+  mcpServers?: McpServerConfig[];
 }
 
 /**
@@ -94,6 +102,8 @@ export interface Agent extends AgentDefinition {
   readonly hooks: HookRegistry;
   /** The model, resolved on first use. */
   provider(): LLMProvider;
+  /** Ends the MCP servers the agent started (and its connections to the others); a later run connects again. */
+  close(): Promise<void>;
   /**
    * A conversation that lasts across turns, saved to a store (in memory by default).
    * `compaction` takes the same value as createAgent({ compaction }) and replaces the

@@ -15,6 +15,8 @@ import { MemorySessionStore } from '../sessions/store.js';
 import { checkCreateAgentOptions, checkPriceKnown, checkRunOptions } from './agent-options.js';
 import type { Agent, AgentSessionOptions, CreateAgentOptions, RunOptions } from './agent-types.js';
 import { compactionOptionsFor, hookFor, recallToolsFor, withSummarizer } from './compaction-option.js';
+import { checkMcpServers } from './mcp-server-config.js';
+import { McpToolSet } from './mcp-tools.js';
 import { checkToolSearch, createToolSearch } from './tool-search.js';
 
 /**
@@ -33,6 +35,11 @@ export function createAgent(options: CreateAgentOptions): Agent {
   const hooks = new HookRegistry(options.hooks ?? []);
   const compactionHook = hookFor(agentCompaction);
   if (compactionHook !== undefined) hooks.register(compactionHook);
+  const mcp = new McpToolSet(
+    checkMcpServers(options.mcpServers),
+    tools.list().map((t) => t.name),
+  );
+  const mcpTools = async (): Promise<Tool<unknown, unknown>[]> => (mcp.size === 0 ? [] : mcp.tools());
   const search = checkToolSearch(options.toolSearch);
   const toolSearch = search === undefined ? undefined : createToolSearch(search);
   let provider: LLMProvider | undefined;
@@ -83,12 +90,13 @@ export function createAgent(options: CreateAgentOptions): Agent {
     provider: getProvider,
     send: async (input, run) => {
       checkRunOptions(run);
-      return executeRun(params(input, run), undefined);
+      return executeRun(params(input, run, hooks, await mcpTools()), undefined);
     },
     stream: (input, run) => {
       checkRunOptions(run);
-      return streamRun(async (emit) => executeRun(params(input, run), emit));
+      return streamRun(async (emit) => executeRun(params(input, run, hooks, await mcpTools()), emit));
     },
+    close: () => mcp.close(),
     session(sessionOptions = {}) {
       checkOptions<AgentSessionOptions>(sessionOptions, 'agent.session()', ['id', 'store', 'compaction', 'leaseMs']);
       const id = sessionOptions.id;
@@ -109,11 +117,12 @@ export function createAgent(options: CreateAgentOptions): Agent {
         store: sessionOptions.store ?? new MemorySessionStore(),
         ...(sessionOptions.leaseMs === undefined ? {} : { leaseMs: sessionOptions.leaseMs }),
         runner: {
-          run: (messages, turn, emit) => executeRun(params(messages, turn, sessionHooks, sessionTools), emit),
+          run: async (messages, turn, emit) =>
+            executeRun(params(messages, turn, sessionHooks, [...sessionTools, ...(await mcpTools())]), emit),
           provider: getProvider,
           compaction: sessionOptions.compaction === undefined ? agentCompaction : own,
           instructions: options.instructions,
-          tool: (name) => tools.get(name),
+          tool: (name) => tools.get(name) ?? mcp.listed().find((t) => t.name === name),
         },
       });
     },

@@ -54,7 +54,7 @@ export type {
   RunContext,
 } from './contracts/agent-hook.js';
 export type { AgentResult, PendingApproval } from './contracts/agent-result.js';
-export type { JSONSchema } from './contracts/json-schema.js';
+export type { JSONSchema, TypedJSONSchema } from './contracts/json-schema.js';
 export type { LLMProvider, ModelSpec } from './contracts/llm-provider.js';
 export type { ModelCall, ReportedModelCall } from './contracts/model-call.js';
 export type { ModelRequest } from './contracts/model-request.js';
@@ -145,8 +145,9 @@ export { HookRegistry } from './executor/hook-registry.js';
 export type { AgentLimits } from './executor/limits.js';
 export { partialResult } from './executor/result.js';
 export type { AgentStream } from './executor/stream-run.js';
-export type { ApprovalCheck, StandardSchemaV1, Tool, ToolContext } from './executor/tool.js';
-export { tool } from './executor/tool.js';
+export type { OutputSchema } from './executor/structured-output.js';
+export type { ApprovalCheck, InferSchema, StandardSchemaV1, Tool, ToolContext } from './executor/tool.js';
+export { jsonSchema, tool } from './executor/tool.js';
 export { ToolRegistry } from './executor/tool-registry.js';
 // Compaction inside other frameworks' loops.
 export type { AgentsCompactionUsage, AgentsSession } from './integrations/agents-session.js';

@@ -79,6 +79,9 @@ export function checkCreateAgentOptions(options: CreateAgentOptions): ModelSpec 
   });
   checkNumber(options.temperature, 'temperature', 'createAgent()', { min: 0 });
   if (options.outputSchema !== undefined && (typeof options.outputSchema !== 'object' || options.outputSchema === null))
-    throw configError('createAgent(): outputSchema must be a JSON Schema object.', { option: 'outputSchema' });
+    throw configError(
+      'createAgent(): outputSchema must be a Standard Schema validator (zod 4, valibot) or a JSON Schema object.',
+      { option: 'outputSchema' },
+    );
   return spec;
 }

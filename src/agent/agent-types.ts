@@ -2,7 +2,6 @@ import type { CompactionHookOptions } from '../compaction/compaction-hook.js';
 import type { AgentEventListener } from '../contracts/agent-event.js';
 import type { AgentHook } from '../contracts/agent-hook.js';
 import type { AgentResult } from '../contracts/agent-result.js';
-import type { JSONSchema } from '../contracts/json-schema.js';
 import type { LLMProvider, ModelSpec } from '../contracts/llm-provider.js';
 import type { Summarizer } from '../core/summarizer.js';
 import type { AgentDefinition, AgentInput } from '../executor/agent-executor.js';
@@ -10,6 +9,7 @@ import type { ToolApproval } from '../executor/approvals.js';
 import type { HookRegistry } from '../executor/hook-registry.js';
 import type { AgentLimits } from '../executor/limits.js';
 import type { AgentStream } from '../executor/stream-run.js';
+import type { OutputSchema } from '../executor/structured-output.js';
 import type { Tool } from '../executor/tool.js';
 import type { ToolRegistry } from '../executor/tool-registry.js';
 import type { Message } from '../messages/types.js';
@@ -56,8 +56,13 @@ export interface CreateAgentOptions {
   onEvent?: AgentEventListener;
   /** Send one search tool instead of the tool definitions when they would take too much of the window. */
   toolSearch?: boolean | ToolSearchOptions;
-  /** The final answer must be JSON matching this schema. */
-  outputSchema?: JSONSchema;
+  /**
+   * The final answer must be JSON matching this schema: a Standard Schema validator (zod 4,
+   * valibot) or a JSON Schema (jsonSchema<T>() types it). The provider receives it as JSON Schema
+   * in its structured-output form; result.output is the parsed, validated value. A reply that does
+   * not match is asked for once more with the problems, then the run fails with LOUSHO_OUTPUT_INVALID.
+   */
+  outputSchema?: OutputSchema;
   /** maxOutputTokens of each model call. */
   maxOutputTokens?: number;
   /** Sampling temperature of each model call; the provider's default when absent. */
@@ -90,10 +95,10 @@ export interface RunOptions {
   approvals?: Readonly<Record<string, ToolApproval>>;
 }
 
-/** An agent: send() runs it to the end, stream() reports each event as it happens. */
-export interface Agent extends AgentDefinition {
+/** An agent: send() runs it to the end, stream() reports each event as it happens. `Output`: the type of result.output. */
+export interface Agent<Output = unknown> extends AgentDefinition {
   /** Runs the agent on `input` and resolves to the result. */
-  send(input: AgentInput, options?: RunOptions): Promise<AgentResult>;
+  send(input: AgentInput, options?: RunOptions): Promise<AgentResult<Output>>;
   /** Runs the agent and yields its events; `.result` resolves to the result. */
   stream(input: AgentInput, options?: RunOptions): AgentStream;
   /** The tools, by name. */

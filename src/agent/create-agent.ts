@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEventListener } from '../contracts/agent-event.js';
+import type { AgentResult } from '../contracts/agent-result.js';
 import type { LLMProvider } from '../contracts/llm-provider.js';
 import { checkNumber, checkOptions, describe } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
@@ -7,7 +8,8 @@ import { type AgentInput, type ExecuteParams, executeRun } from '../executor/age
 import { HookRegistry } from '../executor/hook-registry.js';
 import { checkLimits } from '../executor/limits.js';
 import { streamRun } from '../executor/stream-run.js';
-import type { Tool } from '../executor/tool.js';
+import { type OutputSchema, outputSpecOf } from '../executor/structured-output.js';
+import type { InferSchema, Tool } from '../executor/tool.js';
 import { ToolRegistry } from '../executor/tool-registry.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
 import { Session } from '../sessions/session.js';
@@ -26,8 +28,11 @@ import { checkToolSearch, createToolSearch } from './tool-search.js';
  * const agent = createAgent({ model: 'openai/gpt-4o', tools, compaction: { summarizer: 'openai/gpt-4o-mini' } });
  * const { text, usage } = await agent.send('Audit the repository.');
  */
-export function createAgent(options: CreateAgentOptions): Agent {
+export function createAgent<const S extends OutputSchema | undefined = undefined>(
+  options: CreateAgentOptions & { outputSchema?: S },
+): Agent<InferSchema<S>> {
   const spec = checkCreateAgentOptions(options);
+  outputSpecOf(options.outputSchema); // a schema that cannot become JSON Schema fails here, not at the first call
   const limits = checkLimits(options.limits);
   if (limits.maxCostUsd !== undefined) checkPriceKnown(typeof spec === 'string' ? spec : spec.modelId);
   const agentCompaction = compactionOptionsFor(withSummarizer(options.compaction, options.summarizer));
@@ -78,7 +83,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     };
   };
 
-  const agent: Agent = {
+  const agent: Agent<InferSchema<S>> = {
     ...(options.name === undefined ? {} : { name: options.name }),
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     limits,
@@ -90,7 +95,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     provider: getProvider,
     send: async (input, run) => {
       checkRunOptions(run);
-      return executeRun(params(input, run, hooks, await mcpTools()), undefined);
+      return executeRun(params(input, run, hooks, await mcpTools()), undefined) as Promise<AgentResult<InferSchema<S>>>;
     },
     stream: (input, run) => {
       checkRunOptions(run);

@@ -196,6 +196,8 @@ export { createAnthropic } from './providers/anthropic.js';
 export { createLMStudio, createOllama, createOpenAI, createOpenRouter } from './providers/builtin.js';
 export type { OpenAICompatibleOptions } from './providers/openai-compatible.js';
 export { createOpenAICompatible } from './providers/openai-compatible.js';
+export type { TimeoutOptions } from './providers/request-timeout.js';
+export { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS } from './providers/request-timeout.js';
 export type { ProviderFactory } from './providers/resolve-provider.js';
 export { registerProvider, resolveProvider } from './providers/resolve-provider.js';
 export type { RetryOptions } from './providers/retry.js';

@@ -7,6 +7,7 @@ export type {
   RunOptions,
 } from './agent/agent-types.js';
 export { createAgent } from './agent/create-agent.js';
+export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './agent/mcp-server-config.js';
 export { recallTool } from './agent/recall-tool.js';
 export type { ToolSearchOptions } from './agent/tool-search.js';
 export { SEARCH_TOOL_NAME } from './agent/tool-search.js';
@@ -54,7 +55,7 @@ export type {
   RunContext,
 } from './contracts/agent-hook.js';
 export type { AgentResult, PendingApproval } from './contracts/agent-result.js';
-export type { JSONSchema } from './contracts/json-schema.js';
+export type { JSONSchema, TypedJSONSchema } from './contracts/json-schema.js';
 export type { LLMProvider, ModelSpec } from './contracts/llm-provider.js';
 export type { ModelCall, ReportedModelCall } from './contracts/model-call.js';
 export type { ModelRequest } from './contracts/model-request.js';
@@ -154,8 +155,9 @@ export { HookRegistry } from './executor/hook-registry.js';
 export type { AgentLimits } from './executor/limits.js';
 export { partialResult } from './executor/result.js';
 export type { AgentStream } from './executor/stream-run.js';
-export type { ApprovalCheck, StandardSchemaV1, Tool, ToolContext } from './executor/tool.js';
-export { tool } from './executor/tool.js';
+export type { OutputSchema } from './executor/structured-output.js';
+export type { ApprovalCheck, InferSchema, StandardSchemaV1, Tool, ToolContext } from './executor/tool.js';
+export { jsonSchema, tool } from './executor/tool.js';
 export { ToolRegistry } from './executor/tool-registry.js';
 // Compaction inside other frameworks' loops.
 export type { AgentsCompactionUsage, AgentsSession } from './integrations/agents-session.js';
@@ -204,6 +206,8 @@ export { createAnthropic } from './providers/anthropic.js';
 export { createLMStudio, createOllama, createOpenAI, createOpenRouter } from './providers/builtin.js';
 export type { OpenAICompatibleOptions } from './providers/openai-compatible.js';
 export { createOpenAICompatible } from './providers/openai-compatible.js';
+export type { TimeoutOptions } from './providers/request-timeout.js';
+export { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS } from './providers/request-timeout.js';
 export type { ProviderFactory } from './providers/resolve-provider.js';
 export { registerProvider, resolveProvider } from './providers/resolve-provider.js';
 export type { RetryOptions } from './providers/retry.js';

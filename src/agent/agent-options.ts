@@ -20,6 +20,7 @@ const CREATE_AGENT_KEYS: (keyof CreateAgentOptions)[] = [
   'outputSchema',
   'maxOutputTokens',
   'temperature',
+  'mcpServers',
 ];
 
 /** limits.maxCostUsd can only stop a run whose model has a price: refuse it otherwise, saying how to give one. */
@@ -78,6 +79,9 @@ export function checkCreateAgentOptions(options: CreateAgentOptions): ModelSpec 
   });
   checkNumber(options.temperature, 'temperature', 'createAgent()', { min: 0 });
   if (options.outputSchema !== undefined && (typeof options.outputSchema !== 'object' || options.outputSchema === null))
-    throw configError('createAgent(): outputSchema must be a JSON Schema object.', { option: 'outputSchema' });
+    throw configError(
+      'createAgent(): outputSchema must be a Standard Schema validator (zod 4, valibot) or a JSON Schema object.',
+      { option: 'outputSchema' },
+    );
   return spec;
 }

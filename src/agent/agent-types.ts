@@ -2,7 +2,6 @@ import type { CompactionHookOptions } from '../compaction/compaction-hook.js';
 import type { AgentEventListener } from '../contracts/agent-event.js';
 import type { AgentHook } from '../contracts/agent-hook.js';
 import type { AgentResult } from '../contracts/agent-result.js';
-import type { JSONSchema } from '../contracts/json-schema.js';
 import type { LLMProvider, ModelSpec } from '../contracts/llm-provider.js';
 import type { Summarizer } from '../core/summarizer.js';
 import type { AgentDefinition, AgentInput } from '../executor/agent-executor.js';
@@ -10,11 +9,13 @@ import type { ToolApproval } from '../executor/approvals.js';
 import type { HookRegistry } from '../executor/hook-registry.js';
 import type { AgentLimits } from '../executor/limits.js';
 import type { AgentStream } from '../executor/stream-run.js';
+import type { OutputSchema } from '../executor/structured-output.js';
 import type { Tool } from '../executor/tool.js';
 import type { ToolRegistry } from '../executor/tool-registry.js';
 import type { Message } from '../messages/types.js';
 import type { Session } from '../sessions/session.js';
 import type { SessionStore } from '../sessions/store.js';
+import type { McpServerConfig } from './mcp-server-config.js';
 import type { ToolSearchOptions } from './tool-search.js';
 
 /** createAgent({ compaction }) as an object: the hook's options, plus `summarizer`. */
@@ -55,12 +56,24 @@ export interface CreateAgentOptions {
   onEvent?: AgentEventListener;
   /** Send one search tool instead of the tool definitions when they would take too much of the window. */
   toolSearch?: boolean | ToolSearchOptions;
-  /** The final answer must be JSON matching this schema. */
-  outputSchema?: JSONSchema;
+  /**
+   * The final answer must be JSON matching this schema: a Standard Schema validator (zod 4,
+   * valibot) or a JSON Schema (jsonSchema<T>() types it). The provider receives it as JSON Schema
+   * in its structured-output form; result.output is the parsed, validated value. A reply that does
+   * not match is asked for once more with the problems, then the run fails with LOUSHO_OUTPUT_INVALID.
+   */
+  outputSchema?: OutputSchema;
   /** maxOutputTokens of each model call. */
   maxOutputTokens?: number;
   /** Sampling temperature of each model call; the provider's default when absent. */
   temperature?: number;
+  /**
+   * MCP servers whose tools the agent may call: stdio servers `{ name, command, args?, env?, cwd? }`
+   * and streamable-HTTP servers `{ name, url, headers? }`, connected on the first run (the
+   * optional peer `@modelcontextprotocol/sdk` is loaded then). `prefix` renames a server's tools.
+   * agent.close() ends them.
+   */
+  mcpServers?: McpServerConfig[];
 }
 
 /**
@@ -82,10 +95,10 @@ export interface RunOptions {
   approvals?: Readonly<Record<string, ToolApproval>>;
 }
 
-/** An agent: send() runs it to the end, stream() reports each event as it happens. */
-export interface Agent extends AgentDefinition {
+/** An agent: send() runs it to the end, stream() reports each event as it happens. `Output`: the type of result.output. */
+export interface Agent<Output = unknown> extends AgentDefinition {
   /** Runs the agent on `input` and resolves to the result. */
-  send(input: AgentInput, options?: RunOptions): Promise<AgentResult>;
+  send(input: AgentInput, options?: RunOptions): Promise<AgentResult<Output>>;
   /** Runs the agent and yields its events; `.result` resolves to the result. */
   stream(input: AgentInput, options?: RunOptions): AgentStream;
   /** The tools, by name. */
@@ -94,6 +107,8 @@ export interface Agent extends AgentDefinition {
   readonly hooks: HookRegistry;
   /** The model, resolved on first use. */
   provider(): LLMProvider;
+  /** Ends the MCP servers the agent started (and its connections to the others); a later run connects again. */
+  close(): Promise<void>;
   /**
    * A conversation that lasts across turns, saved to a store (in memory by default).
    * `compaction` takes the same value as createAgent({ compaction }) and replaces the

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEventListener } from '../contracts/agent-event.js';
+import type { AgentResult } from '../contracts/agent-result.js';
 import type { LLMProvider } from '../contracts/llm-provider.js';
 import { checkNumber, checkOptions, describe } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
@@ -7,7 +8,8 @@ import { type AgentInput, type ExecuteParams, executeRun } from '../executor/age
 import { HookRegistry } from '../executor/hook-registry.js';
 import { checkLimits } from '../executor/limits.js';
 import { streamRun } from '../executor/stream-run.js';
-import type { Tool } from '../executor/tool.js';
+import { type OutputSchema, outputSpecOf } from '../executor/structured-output.js';
+import type { InferSchema, Tool } from '../executor/tool.js';
 import { ToolRegistry } from '../executor/tool-registry.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
 import { Session } from '../sessions/session.js';
@@ -15,6 +17,8 @@ import { MemorySessionStore } from '../sessions/store.js';
 import { checkCreateAgentOptions, checkPriceKnown, checkRunOptions } from './agent-options.js';
 import type { Agent, AgentSessionOptions, CreateAgentOptions, RunOptions } from './agent-types.js';
 import { compactionOptionsFor, hookFor, recallToolsFor, withSummarizer } from './compaction-option.js';
+import { checkMcpServers } from './mcp-server-config.js';
+import { McpToolSet } from './mcp-tools.js';
 import { checkToolSearch, createToolSearch } from './tool-search.js';
 
 /**
@@ -24,8 +28,11 @@ import { checkToolSearch, createToolSearch } from './tool-search.js';
  * const agent = createAgent({ model: 'openai/gpt-4o', tools, compaction: { summarizer: 'openai/gpt-4o-mini' } });
  * const { text, usage } = await agent.send('Audit the repository.');
  */
-export function createAgent(options: CreateAgentOptions): Agent {
+export function createAgent<const S extends OutputSchema | undefined = undefined>(
+  options: CreateAgentOptions & { outputSchema?: S },
+): Agent<InferSchema<S>> {
   const spec = checkCreateAgentOptions(options);
+  outputSpecOf(options.outputSchema); // a schema that cannot become JSON Schema fails here, not at the first call
   const limits = checkLimits(options.limits);
   if (limits.maxCostUsd !== undefined) checkPriceKnown(typeof spec === 'string' ? spec : spec.modelId);
   const agentCompaction = compactionOptionsFor(withSummarizer(options.compaction, options.summarizer));
@@ -33,6 +40,11 @@ export function createAgent(options: CreateAgentOptions): Agent {
   const hooks = new HookRegistry(options.hooks ?? []);
   const compactionHook = hookFor(agentCompaction);
   if (compactionHook !== undefined) hooks.register(compactionHook);
+  const mcp = new McpToolSet(
+    checkMcpServers(options.mcpServers),
+    tools.list().map((t) => t.name),
+  );
+  const mcpTools = async (): Promise<Tool<unknown, unknown>[]> => (mcp.size === 0 ? [] : mcp.tools());
   const search = checkToolSearch(options.toolSearch);
   const toolSearch = search === undefined ? undefined : createToolSearch(search);
   let provider: LLMProvider | undefined;
@@ -71,7 +83,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     };
   };
 
-  const agent: Agent = {
+  const agent: Agent<InferSchema<S>> = {
     ...(options.name === undefined ? {} : { name: options.name }),
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     limits,
@@ -83,12 +95,13 @@ export function createAgent(options: CreateAgentOptions): Agent {
     provider: getProvider,
     send: async (input, run) => {
       checkRunOptions(run);
-      return executeRun(params(input, run), undefined);
+      return executeRun(params(input, run, hooks, await mcpTools()), undefined) as Promise<AgentResult<InferSchema<S>>>;
     },
     stream: (input, run) => {
       checkRunOptions(run);
-      return streamRun(async (emit) => executeRun(params(input, run), emit));
+      return streamRun(async (emit) => executeRun(params(input, run, hooks, await mcpTools()), emit));
     },
+    close: () => mcp.close(),
     session(sessionOptions = {}) {
       checkOptions<AgentSessionOptions>(sessionOptions, 'agent.session()', ['id', 'store', 'compaction', 'leaseMs']);
       const id = sessionOptions.id;
@@ -109,11 +122,12 @@ export function createAgent(options: CreateAgentOptions): Agent {
         store: sessionOptions.store ?? new MemorySessionStore(),
         ...(sessionOptions.leaseMs === undefined ? {} : { leaseMs: sessionOptions.leaseMs }),
         runner: {
-          run: (messages, turn, emit) => executeRun(params(messages, turn, sessionHooks, sessionTools), emit),
+          run: async (messages, turn, emit) =>
+            executeRun(params(messages, turn, sessionHooks, [...sessionTools, ...(await mcpTools())]), emit),
           provider: getProvider,
           compaction: sessionOptions.compaction === undefined ? agentCompaction : own,
           instructions: options.instructions,
-          tool: (name) => tools.get(name),
+          tool: (name) => tools.get(name) ?? mcp.listed().find((t) => t.name === name),
         },
       });
     },

@@ -2,8 +2,8 @@ import type { Message } from '../messages/types.js';
 import type { FinishReason } from './model-response.js';
 import type { RunUsage } from './run-usage.js';
 
-/** What a run resolves to. */
-export interface AgentResult {
+/** What a run resolves to; `Output` is the type of `output` (createAgent({ outputSchema })). */
+export interface AgentResult<Output = unknown> {
   /** The run's id, as on its events. */
   runId: string;
   /** The text of the last assistant message. */
@@ -25,6 +25,12 @@ export interface AgentResult {
   status: 'done' | 'awaiting_approval';
   /** The calls waiting for a decision, when status is 'awaiting_approval'. */
   pendingApprovals?: PendingApproval[];
+  /**
+   * The final answer parsed as JSON and validated against createAgent({ outputSchema }) (the
+   * validator's output, e.g. zod's with its defaults); absent without an outputSchema or while
+   * the run awaits approvals.
+   */
+  output?: Output;
 }
 
 /** A tool call a run stopped before, because its tool's `needsApproval` asked for a decision. */

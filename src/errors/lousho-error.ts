@@ -85,7 +85,15 @@ export type LoushoErrorCode =
   /** A hook threw; the run ended. The hook's error is the cause. */
   | 'LOUSHO_HOOK_FAILED'
   /** A scripted model (testing) was called more often than its script allows, or left steps unused. */
-  | 'LOUSHO_MOCK_SCRIPT_MISMATCH';
+  | 'LOUSHO_MOCK_SCRIPT_MISMATCH'
+  /** An MCP server (named in the message and in details.server) could not be started, listed or reached, or it crashed. */
+  | 'LOUSHO_MCP_SERVER_FAILED'
+  /** The model's final answer did not match createAgent({ outputSchema }), even after one retry; details.text is the raw reply. */
+  | 'LOUSHO_OUTPUT_INVALID'
+  /** A provider call took longer than its timeout (details.limit names it: requestTimeoutMs or streamIdleTimeoutMs). Retryable. */
+  | 'LOUSHO_PROVIDER_TIMEOUT'
+  /** A tool call's arguments are nested deeper or are larger than the tools accept; the message says which. */
+  | 'LOUSHO_TOOL_ARGUMENTS_INVALID';
 
 /** What a LoushoError carries besides its code and message. */
 export interface LoushoErrorOptions {

@@ -1,6 +1,5 @@
 import type { AgentEvent, AgentEventListener } from '../contracts/agent-event.js';
 import type { AgentResult } from '../contracts/agent-result.js';
-import type { JSONSchema } from '../contracts/json-schema.js';
 import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { ModelRequest } from '../contracts/model-request.js';
 import type { ToolDefinition } from '../contracts/tool-definition.js';
@@ -18,6 +17,7 @@ import { callWithRecovery } from './recover-call.js';
 import { pausedResult, resultOf, withPartial } from './run-outcome.js';
 import { RunState } from './run-state.js';
 import { type AgentStream, streamRun } from './stream-run.js';
+import { finalOutput, type OutputSchema, outputSpecOf } from './structured-output.js';
 import { ToolRegistry } from './tool-registry.js';
 import { runToolStep } from './tool-step.js';
 
@@ -29,8 +29,12 @@ export interface AgentDefinition {
   instructions?: string;
   /** Budgets of each run (steps, tokens, cost); reaching one ends it with LOUSHO_LIMIT_EXCEEDED. */
   limits?: AgentLimits;
-  /** When set, the final answer must be JSON matching this schema. */
-  outputSchema?: JSONSchema;
+  /**
+   * When set, the final answer must be JSON matching this schema (a Standard Schema validator or a
+   * JSON Schema): it is parsed and validated into result.output, asked for once more when it does
+   * not match, and the run fails with LOUSHO_OUTPUT_INVALID when it still does not.
+   */
+  outputSchema?: OutputSchema;
   /** maxOutputTokens of each model call. */
   maxOutputTokens?: number;
   /** Sampling temperature of each model call; the provider's default when absent. */
@@ -148,6 +152,8 @@ export async function executeRun(
     emit,
   });
   const { runId } = state;
+  const output = outputSpecOf(params.agent.outputSchema);
+  let outputRetried = false;
   const runSpan = startRunSpan(params.agent.name);
   state.traceContext = runSpan.context;
   emit?.({ type: 'run.start', runId });
@@ -183,7 +189,7 @@ export async function executeRun(
         model: params.provider.modelId,
         messages: state.messages,
         ...(definitions.length > 0 ? { tools: definitions } : {}),
-        ...(params.agent.outputSchema === undefined ? {} : { outputSchema: params.agent.outputSchema }),
+        ...(output === undefined ? {} : { outputSchema: output.json }),
         ...(params.agent.maxOutputTokens === undefined ? {} : { maxOutputTokens: params.agent.maxOutputTokens }),
         ...(params.agent.temperature === undefined ? {} : { temperature: params.agent.temperature }),
         ...(params.abortSignal === undefined ? {} : { abortSignal: params.abortSignal }),
@@ -222,7 +228,13 @@ export async function executeRun(
         toolCalls: response.toolCalls,
       });
       await params.onCheckpoint?.({ kind: 'reply', step, messages: state.messages });
-      if (response.toolCalls.length === 0) return finish(resultOf(state, response.finishReason));
+      if (response.toolCalls.length === 0) {
+        const result = resultOf(state, response.finishReason);
+        const checked = output === undefined ? result : await finalOutput(output, result, state, outputRetried);
+        if (checked !== 'retry') return finish(checked);
+        outputRetried = true;
+        continue;
+      }
       const awaiting = await settle(toolStep());
       if (awaiting.length > 0) return finish(pausedResult(state, awaiting));
     }

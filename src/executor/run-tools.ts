@@ -1,6 +1,6 @@
 import type { Context } from '@opentelemetry/api';
 import type { AgentEvent } from '../contracts/agent-event.js';
-import { abortedError, toError } from '../errors/lousho-error.js';
+import { abortedError, LoushoError, toError } from '../errors/lousho-error.js';
 import type { ToolCall, ToolMessage } from '../messages/types.js';
 import { inToolSpan } from '../telemetry/tracing.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -48,6 +48,8 @@ async function runOne(
     });
     return { text: resultText(value), isError: false };
   } catch (error) {
+    // A tool's server that is gone ends the run with its typed error; any other failure is the model's to read.
+    if (LoushoError.isInstance(error) && error.code === 'LOUSHO_MCP_SERVER_FAILED') throw error;
     return { text: `Error: ${toError(error).message}`, isError: true };
   }
 }

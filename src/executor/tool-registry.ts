@@ -8,38 +8,45 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 type AnyTool = Tool<unknown, unknown>;
 
-function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+/** Whether a value is a Standard Schema validator (zod 4, valibot, arktype). */
+export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   return typeof value === 'object' && value !== null && '~standard' in value;
+}
+
+/**
+ * A schema as JSON Schema: a plain JSON Schema as it is, a Standard Schema validator through
+ * Standard JSON Schema (or zod's toJSONSchema()). `what` names it in the error ("Tool 'x'").
+ */
+export function schemaToJson(schema: StandardSchemaV1 | JSONSchema, what: string): JSONSchema {
+  if (!isStandardSchema(schema)) return schema;
+  const standard = schema['~standard'] as { jsonSchema?: { input?: (o: { target: string }) => JSONSchema } };
+  let json = standard.jsonSchema?.input?.({ target: 'draft-2020-12' });
+  if (json === undefined) {
+    const convert = (schema as { toJSONSchema?: () => JSONSchema }).toJSONSchema;
+    json = typeof convert === 'function' ? convert.call(schema) : undefined;
+  }
+  if (json === undefined) {
+    throw configError(
+      `${what}: its ${schema['~standard'].vendor} schema cannot be turned into JSON Schema. ` +
+        'Use a validator that implements Standard JSON Schema (zod 4.2 or newer, valibot through @valibot/to-json-schema), or pass a plain JSON Schema.',
+    );
+  }
+  const { $schema: _drop, ...rest } = json;
+  return rest;
 }
 
 /** The JSON Schema of a tool's arguments, as sent to the model. */
 export function toolJsonSchema(tool: AnyTool): JSONSchema {
-  const parameters = tool.parameters as unknown;
-  if (!isStandardSchema(parameters)) return parameters as JSONSchema;
-  const standard = parameters['~standard'] as { jsonSchema?: { input?: (o: { target: string }) => JSONSchema } };
-  let schema = standard.jsonSchema?.input?.({ target: 'draft-2020-12' });
-  if (schema === undefined) {
-    const convert = (parameters as { toJSONSchema?: () => JSONSchema }).toJSONSchema;
-    schema = typeof convert === 'function' ? convert.call(parameters) : undefined;
-  }
-  if (schema === undefined) {
-    throw configError(
-      `Tool '${tool.name}': its ${parameters['~standard'].vendor} schema cannot be turned into JSON Schema. ` +
-        'Use a validator that implements Standard JSON Schema (zod 4.2 or newer), or pass a plain JSON Schema as parameters.',
-    );
-  }
-  const { $schema: _drop, ...rest } = schema;
-  return rest;
+  return schemaToJson(tool.parameters, `Tool '${tool.name}'`);
 }
 
-/** Validates a tool's arguments. Resolves to the value to call execute() with, or the problems. */
-export async function validateToolArguments(
-  tool: AnyTool,
-  args: unknown,
+/** Checks a value against a Standard Schema validator or a JSON Schema. Resolves to the value to use, or the problems. */
+export async function validateWithSchema(
+  schema: StandardSchemaV1 | JSONSchema,
+  value: unknown,
 ): Promise<{ ok: true; value: unknown } | { ok: false; problems: string[] }> {
-  const parameters = tool.parameters as unknown;
-  if (isStandardSchema(parameters)) {
-    const result = await parameters['~standard'].validate(args);
+  if (isStandardSchema(schema)) {
+    const result = await schema['~standard'].validate(value);
     if (result.issues === undefined) return { ok: true, value: result.value };
     return {
       ok: false,
@@ -49,8 +56,16 @@ export async function validateToolArguments(
       }),
     };
   }
-  const problems = checkJsonSchema(args, parameters as JSONSchema);
-  return problems.length === 0 ? { ok: true, value: args } : { ok: false, problems };
+  const problems = checkJsonSchema(value, schema);
+  return problems.length === 0 ? { ok: true, value } : { ok: false, problems };
+}
+
+/** Validates a tool's arguments. Resolves to the value to call execute() with, or the problems. */
+export function validateToolArguments(
+  tool: AnyTool,
+  args: unknown,
+): Promise<{ ok: true; value: unknown } | { ok: false; problems: string[] }> {
+  return validateWithSchema(tool.parameters, args);
 }
 
 /** The tools of a run, by name, with their definitions for the model. */

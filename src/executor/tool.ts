@@ -1,4 +1,4 @@
-import type { JSONSchema } from '../contracts/json-schema.js';
+import type { JSONSchema, TypedJSONSchema } from '../contracts/json-schema.js';
 import { checkOptions } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
 
@@ -85,6 +85,30 @@ export type ApprovalCheck<Args> = {
 type OutputOf<S> = S extends StandardSchemaV1<unknown, infer O> ? O : never;
 
 /**
+ * The type of the values a schema accepts: a Standard Schema validator's output, the T of
+ * jsonSchema<T>(), `unknown` for a plain JSON Schema.
+ */
+export type InferSchema<S> =
+  S extends StandardSchemaV1<unknown, infer O> ? O : S extends TypedJSONSchema<infer T> ? T : unknown;
+
+/**
+ * A JSON Schema typed as describing T, so tool() types a tool's arguments and createAgent() its
+ * `result.output` by it. The schema is returned as it is; nothing checks that T matches it.
+ *
+ * @example
+ * const weather = tool({
+ *   name: 'get_weather',
+ *   parameters: jsonSchema<{ city: string }>({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }),
+ *   execute: ({ city }) => `Sunny in ${city}`,
+ * });
+ */
+export function jsonSchema<T>(schema: JSONSchema): TypedJSONSchema<T> {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+    throw configError('jsonSchema() takes a JSON Schema object such as { type: "object", properties: { ... } }.');
+  return schema as TypedJSONSchema<T>;
+}
+
+/**
  * Defines a tool with its argument type inferred from a Standard Schema validator
  * (zod 4, valibot, arktype), or typed as an object for a plain JSON Schema.
  *
@@ -102,6 +126,12 @@ export function tool<S extends StandardSchemaV1, R>(
     execute(args: OutputOf<S>, context: ToolContext): R | Promise<R>;
   },
 ): Tool<OutputOf<S>, R>;
+export function tool<A, R>(
+  definition: ToolExtras<A> & {
+    parameters: TypedJSONSchema<A>;
+    execute(args: A, context: ToolContext): R | Promise<R>;
+  },
+): Tool<A, R>;
 export function tool<R>(
   definition: ToolExtras<Record<string, unknown>> & {
     parameters: JSONSchema;

@@ -243,13 +243,17 @@ describe('fromAISDK(model).generate()', () => {
     expect(call?.responseFormat).toEqual({ type: 'json', schema });
     expect(call?.maxOutputTokens).toBe(256);
     expect(call?.temperature).toBe(0.2);
-    expect(call?.abortSignal).toBe(controller.signal);
+    // The call's own signal, which fires with the request's (and on requestTimeoutMs).
+    expect(call?.abortSignal).toBeInstanceOf(AbortSignal);
+    controller.abort();
+    expect(call?.abortSignal?.aborted).toBe(true);
   });
 
   it('omits what the request does not set', async () => {
     const model = new MockLanguageModelV3({ doGenerate: resultV3([{ type: 'text', text: 'ok' }]) });
     await fromAISDK(model).generate(request('hi'));
-    expect(Object.keys(model.doGenerateCalls[0] ?? {})).toEqual(['prompt']);
+    // abortSignal: the call's own, for requestTimeoutMs.
+    expect(Object.keys(model.doGenerateCalls[0] ?? {})).toEqual(['prompt', 'abortSignal']);
   });
 
   it('parses the JSON text of tool calls and leaves out calls the provider ran itself', async () => {

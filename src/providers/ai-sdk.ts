@@ -10,10 +10,11 @@ import { promptForm } from './ai-sdk-prompt.js';
 import { aiSDKResponse } from './ai-sdk-response.js';
 import type { AISDKGenerateResult, AISDKLanguageModel } from './ai-sdk-spec.js';
 import { aiSDKStream } from './ai-sdk-stream.js';
+import { checkTimeoutOptions, TIMEOUT_OPTION_KEYS, type TimeoutOptions, withTimeouts } from './request-timeout.js';
 import { checkRetryOptions, type RetryOptions, streamWithRetries, withRetries } from './retry.js';
 
 /** Options of {@link fromAISDK}. */
-export interface FromAISDKOptions {
+export interface FromAISDKOptions extends TimeoutOptions {
   /** Retries of 429 and 5xx answers and network failures (the AI SDK model itself does not retry). */
   retry?: RetryOptions;
   /** The vendor name reported on usage and errors. Default: model.provider up to its first '.' ('openai.chat' → 'openai'). */
@@ -51,14 +52,24 @@ function checkModel(model: unknown): asserts model is AISDKLanguageModel {
  */
 export function fromAISDK(model: AISDKLanguageModel, options: FromAISDKOptions = {}): LLMProvider {
   checkModel(model);
-  checkOptions<FromAISDKOptions>(options, 'fromAISDK()', ['retry', 'provider']);
+  checkOptions<FromAISDKOptions>(options, 'fromAISDK()', ['retry', 'provider', ...TIMEOUT_OPTION_KEYS]);
+  checkTimeoutOptions(options, 'fromAISDK()');
   checkRetryOptions(options.retry);
   const provider =
     options.provider ?? ((typeof model.provider === 'string' ? model.provider.split('.')[0] : '') || 'ai-sdk');
-  const modelId = model.modelId;
   const retry = options.retry ?? {};
   const form = promptForm(String(model.specificationVersion));
 
+  return withTimeouts(adapted(model, provider, retry, form), options);
+}
+
+function adapted(
+  model: AISDKLanguageModel,
+  provider: string,
+  retry: RetryOptions,
+  form: ReturnType<typeof promptForm>,
+): LLMProvider {
+  const modelId = model.modelId;
   return {
     provider,
     modelId,

@@ -10,10 +10,11 @@ import { anthropicError } from './anthropic-error.js';
 import { fromAnthropicReply } from './anthropic-reply.js';
 import { toAnthropicRequest } from './anthropic-request.js';
 import { AnthropicStreamParser } from './anthropic-stream-parser.js';
+import { checkTimeoutOptions, TIMEOUT_OPTION_KEYS, type TimeoutOptions, withTimeouts } from './request-timeout.js';
 import { checkRetryOptions, type RetryOptions, streamWithRetries, withRetries } from './retry.js';
 
 /** Options of {@link createAnthropic}. */
-export interface AnthropicProviderOptions {
+export interface AnthropicProviderOptions extends TimeoutOptions {
   /** The API key; process.env.ANTHROPIC_API_KEY when absent. Checked at the first call, not here. */
   apiKey?: string;
   /** The API's base URL; process.env.ANTHROPIC_BASE_URL, else https://api.anthropic.com. */
@@ -69,7 +70,9 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
     'headers',
     'retry',
     'maxOutputTokens',
+    ...TIMEOUT_OPTION_KEYS,
   ]);
+  checkTimeoutOptions(options, 'createAnthropic()');
   checkNumber(options.maxOutputTokens, 'maxOutputTokens', 'createAnthropic()', { min: 1, integer: true });
   checkRetryOptions(options.retry);
   let loaded: { sdk: AnthropicSdk; client: AnthropicClient } | undefined;
@@ -172,7 +175,7 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
       }
     }
 
-    return {
+    const provider: LLMProvider = {
       provider: PROVIDER,
       modelId,
       generate: (request) => withRetries(() => generateOnce(request), retry, request.abortSignal),
@@ -183,5 +186,6 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
           request.abortSignal,
         ),
     };
+    return withTimeouts(provider, options);
   };
 }

@@ -374,7 +374,7 @@ describe('the request', () => {
         ],
         [vendor.limitField]: 256,
         temperature: 0.2,
-        response_format: { type: 'json_schema', json_schema: { name: 'output', schema: OUTPUT_SCHEMA } },
+        response_format: { type: 'json_schema', json_schema: { name: 'output', schema: OUTPUT_SCHEMA, strict: true } },
       });
       const raw = JSON.stringify(request?.body);
       expect(raw).not.toContain('metadata');

@@ -8,10 +8,11 @@ import { type OpenAICallContext, openAIError } from './openai-error.js';
 import { chatRequestBody } from './openai-messages.js';
 import { fromOpenAICompletion, type OpenAIChatCompletion } from './openai-reply.js';
 import { type OpenAIChatChunk, OpenAIStreamParser } from './openai-stream-parser.js';
+import { checkTimeoutOptions, TIMEOUT_OPTION_KEYS, type TimeoutOptions, withTimeouts } from './request-timeout.js';
 import { checkRetryOptions, type RetryOptions, streamWithRetries, withRetries } from './retry.js';
 
 /** Settings of a provider that speaks OpenAI's chat-completions API. */
-export interface OpenAICompatibleOptions {
+export interface OpenAICompatibleOptions extends TimeoutOptions {
   /** The provider name reported on usage and errors, e.g. 'openai', 'ollama'. Default 'openai-compatible'. */
   name?: string;
   /** The API's base URL, e.g. 'http://127.0.0.1:8000/v1'. */
@@ -57,8 +58,10 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
     'contextWindow',
     'maxTokensField',
     'streamUsage',
+    ...TIMEOUT_OPTION_KEYS,
   ]);
   checkRetryOptions(options.retry);
+  checkTimeoutOptions(options, `${options?.name ?? 'createOpenAICompatible'}()`);
   const name = options.name ?? 'openai-compatible';
   const requireKey = options.requireApiKey ?? options.apiKeyEnv !== undefined;
   let client: Promise<ChatClient> | undefined;
@@ -168,6 +171,6 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
     };
     const readWindow = options.contextWindow;
     if (readWindow !== undefined) provider.contextWindow = () => readWindow(modelId);
-    return provider;
+    return withTimeouts(provider, options);
   };
 }

@@ -3,6 +3,7 @@ import { contentText } from '../messages/content.js';
 import { imageUrl } from '../messages/image-source.js';
 import type { ContentPart, Message } from '../messages/types.js';
 import { argumentsText } from '../models/estimate-tokens.js';
+import { isStrictSchema } from './strict-schema.js';
 
 /** A chat-completions message, as sent (only what this library writes). */
 export type ChatMessage =
@@ -94,7 +95,7 @@ export function chatRequestBody(
       : {
           response_format: {
             type: 'json_schema' as const,
-            json_schema: { name: 'output', schema: request.outputSchema },
+            json_schema: { name: 'output', schema: request.outputSchema, strict: isStrictSchema(request.outputSchema) },
           },
         }),
   };

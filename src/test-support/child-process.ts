@@ -14,7 +14,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bundles = new Map<string, Promise<string[]>>();
 
 /** The node arguments that run `script` (a file name in src/test-support). */
-function commandFor(script: string): Promise<string[]> {
+export function commandFor(script: string): Promise<string[]> {
   let command = bundles.get(script);
   if (command === undefined) {
     command = (async () => {

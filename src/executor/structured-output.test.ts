@@ -1,0 +1,113 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
+import { createAgent } from '../agent/create-agent.js';
+import { chatRequestBody } from '../providers/openai-messages.js';
+import { rejection } from '../test-support/errors.js';
+import { mockModel } from '../testing/mock-model.js';
+import { jsonSchema, tool } from './tool.js';
+
+describe('createAgent({ outputSchema })', () => {
+  it('sends a zod schema to the provider as real JSON Schema, not zod internals', async () => {
+    const model = mockModel(['{"city":"Oslo"}']);
+    await createAgent({ provider: model, outputSchema: z.object({ city: z.string() }) }).send('where?');
+    const sent = model.calls[0]?.outputSchema;
+    expect(sent).toEqual({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] });
+    expect(JSON.stringify(sent)).not.toContain('"def"');
+  });
+
+  it('gives result.output parsed, validated and typed', async () => {
+    const agent = createAgent({
+      provider: mockModel(['```json\n{"city":"Oslo","days":3}\n```']),
+      outputSchema: z.object({ city: z.string(), days: z.number().default(1) }),
+    });
+    const result = await agent.send('where?');
+    expect(result.output).toEqual({ city: 'Oslo', days: 3 });
+    expectTypeOf(result.output).toEqualTypeOf<{ city: string; days: number } | undefined>();
+  });
+
+  it('types result.output by jsonSchema<T>() and validates against the JSON Schema', async () => {
+    const schema = jsonSchema<{ city: string }>({
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+      additionalProperties: false,
+    });
+    const result = await createAgent({ provider: mockModel(['{"city":"Bergen"}']), outputSchema: schema }).send('q');
+    expect(result.output?.city).toBe('Bergen');
+    expectTypeOf(result.output).toEqualTypeOf<{ city: string } | undefined>();
+  });
+
+  it('asks once more with the validation error when a reply breaks the schema', async () => {
+    const model = mockModel(['{"town":"Oslo"}', '{"city":"Oslo"}']);
+    const result = await createAgent({ provider: model, outputSchema: z.object({ city: z.string() }) }).send('q');
+    expect(result.output).toEqual({ city: 'Oslo' });
+    const retry = model.calls[1]?.messages.at(-1);
+    expect(retry).toMatchObject({ role: 'user' });
+    expect(String(retry?.content)).toMatch(/does not match the required JSON Schema: city: /);
+  });
+
+  it('fails with LOUSHO_OUTPUT_INVALID carrying the raw text when the retry breaks it too', async () => {
+    const model = mockModel(['not json at all', '{"city": 7}']);
+    const error = await rejection(
+      createAgent({ provider: model, outputSchema: z.object({ city: z.string() }) }).send('q'),
+    );
+    expect(error).toMatchObject({ code: 'LOUSHO_OUTPUT_INVALID', details: { text: '{"city": 7}' } });
+    expect((error as Error).message).toContain('city');
+  });
+
+  it('takes a plain JSON Schema and refuses a value that is no schema', async () => {
+    const result = await createAgent({
+      provider: mockModel(['[1,2]']),
+      outputSchema: { type: 'array', items: { type: 'number' } },
+    }).send('q');
+    expect(result.output).toEqual([1, 2]);
+    expect(() => createAgent({ provider: mockModel([]), outputSchema: 'json' as never })).toThrow(
+      /outputSchema must be/,
+    );
+  });
+
+  it("sends OpenAI's response_format json_schema, strict when the schema allows it", () => {
+    const closed = {
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      required: ['a'],
+      additionalProperties: false,
+    };
+    const body = chatRequestBody(
+      { model: 'm', messages: [{ role: 'user', content: 'q' }], outputSchema: closed },
+      'm',
+      'max_tokens',
+    );
+    expect(body.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'output', schema: closed, strict: true },
+    });
+    const open = { type: 'object', properties: { a: { type: 'string' } } };
+    const loose = chatRequestBody(
+      { model: 'm', messages: [{ role: 'user', content: 'q' }], outputSchema: open },
+      'm',
+      'max_tokens',
+    );
+    expect(loose.response_format?.json_schema.strict).toBe(false);
+  });
+});
+
+describe('tool({ parameters: jsonSchema<T>() })', () => {
+  it('types the arguments by T and validates them against the schema', async () => {
+    const weather = tool({
+      name: 'get_weather',
+      parameters: jsonSchema<{ city: string }>({
+        type: 'object',
+        properties: { city: { type: 'string' } },
+        required: ['city'],
+      }),
+      execute: (args) => {
+        expectTypeOf(args).toEqualTypeOf<{ city: string }>();
+        return `Sunny in ${args.city.toUpperCase()}`;
+      },
+    });
+    const model = mockModel([{ toolCalls: [{ id: 'c', name: 'get_weather', arguments: { city: 'oslo' } }] }, 'ok']);
+    const result = await createAgent({ provider: model, tools: [weather] }).send('q');
+    expect(result.messages.at(-2)).toMatchObject({ content: 'Sunny in OSLO' });
+  });
+});

@@ -12,6 +12,7 @@
  */
 
 import { pathToFileURL } from 'node:url';
+
 import {
   Agent,
   type AgentInputItem,
@@ -87,8 +88,7 @@ function recount(list: readonly unknown[]): { ms: number; tokens: number } {
 function row(name: string, loop: string, perStep: readonly number[], seen: readonly unknown[]): FrameworkRow {
   const tenth = Math.max(1, Math.floor(perStep.length / 10));
   const { ms, tokens } = recount(seen);
-  console.log(`[bench] frameworks: ${name} done at ${(performance.now() / 1000).toFixed(0)} s`);
-  return {
+  const done = {
     name,
     loop,
     steps: perStep.length,
@@ -97,15 +97,19 @@ function row(name: string, loop: string, perStep: readonly number[], seen: reado
     recountMs: ms,
     recountTokens: tokens,
   };
+  console.log(`[bench] frameworks: ${JSON.stringify(done)}`);
+  return done;
 }
 
 /** A mock model of 'ai/test' that calls `read` at every step, with the usage of a real call. */
 function readingModel() {
   let step = 0;
-  return new MockLanguageModelV3({
+  const model: MockLanguageModelV3 = new MockLanguageModelV3({
     modelId: MODEL,
     doGenerate: async () => {
       step++;
+      // The mock keeps every call's options: 1,000 prompts of up to 2,000 messages would load the heap, and every timing with it.
+      model.doGenerateCalls.length = 0;
       return {
         content: [
           { type: 'tool-call', toolCallId: `call_${step}`, toolName: 'read', input: JSON.stringify({ i: step }) },
@@ -119,6 +123,7 @@ function readingModel() {
       };
     },
   });
+  return model;
 }
 
 const readTool = tool({
@@ -129,7 +134,7 @@ const readTool = tool({
 
 const prompt = 'Review every file of the repository.';
 
-async function middlewareLoop(steps: number): Promise<FrameworkRow> {
+export async function middlewareLoop(steps: number): Promise<FrameworkRow> {
   const middleware = compactionMiddleware({ contextWindow: WINDOW, model: MODEL });
   const perStep: number[] = [];
   let seen: readonly unknown[] = [];
@@ -156,7 +161,7 @@ async function middlewareLoop(steps: number): Promise<FrameworkRow> {
   return row('compactionMiddleware()', 'generateText tool loop (ai 6)', perStep, seen);
 }
 
-async function prepareStepLoop(steps: number): Promise<FrameworkRow> {
+export async function prepareStepLoop(steps: number): Promise<FrameworkRow> {
   const prepare = compactionPrepareStep({ contextWindow: WINDOW, model: MODEL });
   const perStep: number[] = [];
   let seen: readonly unknown[] = [];
@@ -178,6 +183,8 @@ async function prepareStepLoop(steps: number): Promise<FrameworkRow> {
 
 /** Their Model, scripted: each question gets one call of `read`, then an answer. */
 class ScriptedModel implements Model {
+  #calls = 0;
+
   async getResponse(request: Parameters<Model['getResponse']>[0]) {
     const input = request.input as AgentInputItem[];
     const last = input[input.length - 1];
@@ -195,7 +202,7 @@ class ScriptedModel implements Model {
         ],
       };
     }
-    const turn = input.length;
+    const turn = ++this.#calls;
     return {
       usage,
       output: [
@@ -234,7 +241,7 @@ function timedSession(session: object, timed: Timed, perTurn: number[]): Session
   }) as Session;
 }
 
-async function runnerLoop(
+export async function runnerLoop(
   name: string,
   turns: number,
   make: () => { session: object; timed: Timed; items: () => Promise<readonly unknown[]> },

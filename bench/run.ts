@@ -1,10 +1,11 @@
 /**
  * npm run bench: every benchmark in one run, written to bench/RESULTS.md (and the plots
  * to bench/replay-<window>.svg). Needs ../shared/corpus (or LOUSHO_CORPUS) for the
- * accuracy and replay parts.
+ * accuracy and replay parts. `npm run bench -- frameworks` runs one section and replaces
+ * only its part of bench/RESULTS.md.
  */
 import { execSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,7 @@ import { renderAccuracyMarkdown, runAccuracy } from './accuracy.js';
 import { renderAdversarialMarkdown, runAdversarial } from './adversarial.js';
 import { renderCheckpointsMarkdown, runCheckpoints } from './checkpoints.js';
 import { corpusDir } from './corpus.js';
+import { renderFrameworksMarkdown, runFrameworks } from './frameworks.js';
 import { renderLongRunMarkdown, runLongRuns } from './long-run.js';
 import { renderOverheadMarkdown, runOverhead } from './overhead.js';
 import { runReplay } from './replay.js';
@@ -36,7 +38,35 @@ function machine(): string {
   ].join('\n');
 }
 
+/** The sections that run on their own (`npm run bench -- <name>`). */
+const SECTIONS: Record<string, () => Promise<string>> = {
+  frameworks: async () => renderFrameworksMarkdown(await runFrameworks()),
+};
+
+/** Runs one section and puts its text in place of the section with the same heading in bench/RESULTS.md. */
+async function runSection(name: string): Promise<void> {
+  const section = SECTIONS[name];
+  if (section === undefined) {
+    throw new Error(
+      `npm run bench -- ${name}: no such section; the sections that run alone are ${Object.keys(SECTIONS).join(', ')}.`,
+    );
+  }
+  const text = (await section()).trim();
+  console.log(text);
+  const path = join(here, 'RESULTS.md');
+  const old = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmark results\n';
+  const heading = text.split('\n')[0] as string;
+  const at = old.indexOf(`${heading}\n`);
+  const end = at < 0 ? -1 : old.indexOf('\n## ', at + heading.length);
+  const next =
+    at < 0 ? `${old.trimEnd()}\n\n${text}\n` : `${old.slice(0, at)}${text}\n${end < 0 ? '' : old.slice(end)}`;
+  writeFileSync(path, next);
+  console.log(`[bench] replaced the section "${heading.slice(3)}" of bench/RESULTS.md`);
+}
+
 async function main(): Promise<void> {
+  const only = process.argv[2];
+  if (only !== undefined) return runSection(only);
   const started = performance.now();
   const sections: string[] = [];
   const step = (name: string) => console.log(`[bench] ${name} ...`);
@@ -51,6 +81,8 @@ async function main(): Promise<void> {
   sections.push(renderCheckpointsMarkdown(await runCheckpoints()));
   step('workers on a queue');
   sections.push(renderWorkersMarkdown(await runWorkers()));
+  step('inside other frameworks');
+  sections.push(await (SECTIONS.frameworks as () => Promise<string>)());
   if (corpusDir() === undefined) {
     sections.push(
       '## Estimation accuracy and replay\n\nSkipped: the corpus (../shared/corpus or $LOUSHO_CORPUS) was not found.',

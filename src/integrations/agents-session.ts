@@ -35,17 +35,29 @@ export const OPTIONAL_SESSION_METHODS = [
   'applyHistoryTransaction',
 ] as const;
 
+/** The optional Session methods that change the stored history. */
+const CHANGING_METHODS: ReadonlySet<string> = new Set([
+  'replaceHistoryWithCompaction',
+  'applyHistoryMutations',
+  'applyHistoryTransaction',
+]);
+
 /**
  * Gives `wrapper` each optional Session method that `inner` has, calling `inner`'s, so the
  * SDK's runner sees the same capabilities through the wrapper (a method the inner session
- * lacks stays absent, and the runner takes its fallback).
+ * lacks stays absent, and the runner takes its fallback). `changed` is called before each
+ * call of one that changes the stored history.
  */
-export function forwardOptionalMethods(wrapper: object, inner: object): void {
+export function forwardOptionalMethods(wrapper: object, inner: object, changed?: () => void): void {
   for (const name of OPTIONAL_SESSION_METHODS) {
     const method = (inner as Record<string, unknown>)[name];
     if (typeof method !== 'function') continue;
+    const changes = CHANGING_METHODS.has(name);
     Object.defineProperty(wrapper, name, {
-      value: (...args: unknown[]) => (method as (...a: unknown[]) => unknown).apply(inner, args),
+      value: (...args: unknown[]) => {
+        if (changes) changed?.();
+        return (method as (...a: unknown[]) => unknown).apply(inner, args);
+      },
       configurable: true,
       writable: true,
     });

@@ -16,11 +16,16 @@ import { compactingSession } from './compacting-session.js';
 class ListSession implements AgentsSession {
   items: AgentsItem[] = [];
   clears = 0;
+  /** Items handed to addItems, items popped, and reads of the whole history. */
+  added = 0;
+  popped = 0;
+  wholeReads = 0;
   failNextAdd = false;
   async getSessionId() {
     return 'list';
   }
   async getItems(limit?: number) {
+    if (limit === undefined) this.wholeReads++;
     return structuredClone(limit === undefined ? this.items : this.items.slice(-limit));
   }
   async addItems(items: AgentsItem[]) {
@@ -28,9 +33,11 @@ class ListSession implements AgentsSession {
       this.failNextAdd = false;
       throw new Error('disk full');
     }
+    this.added += items.length;
     this.items.push(...structuredClone(items));
   }
   async popItem() {
+    if (this.items.length > 0) this.popped++;
     return this.items.pop();
   }
   async clearSession() {
@@ -157,6 +164,66 @@ describe('compactingSession()', () => {
     expect(inner.items).toEqual(before);
   });
 
+  /** 1,000 turns stored through `session`; for each, the items runCompaction() added to and popped from `inner`. */
+  async function longRun(inner: ListSession, session: ReturnType<typeof compactingSession>, turns = 1_000) {
+    const writes: number[] = [];
+    for (let turn = 0; turn < turns; turn++) {
+      await session.addItems(turnItems(turn, 2_000));
+      const before = inner.added + inner.popped;
+      await session.runCompaction();
+      writes.push(inner.added + inner.popped - before);
+    }
+    expect(findPairingProblem(fromAgentsItems(inner.items))).toBeUndefined();
+    return writes;
+  }
+
+  it('over 1,000 turns in lean mode writes only the end each turn changed, not the whole history, and reads it whole only at the start', async () => {
+    const inner = new ListSession();
+    const session = compactingSession({ session: inner, model: 'gpt-4o-mini', contextWindow: 128_000, mode: 'lean' });
+    const writes = await longRun(inner, session);
+    expect(inner.items.filter((i) => i.type === 'function_call_result')).toHaveLength(2_000);
+    // Only the first turn, all of whose 6 items lean changes, is written whole (and read, to be put back on a failure).
+    expect(inner.clears).toBeLessThanOrEqual(1);
+    expect(inner.wholeReads).toBeLessThanOrEqual(2);
+    // A turn stores 6 items; lean prunes its two results, so at most those and what follows them are written again.
+    expect(Math.max(...writes)).toBeLessThanOrEqual(2 * 6);
+    expect(writes.filter((n) => n > 0).length).toBeGreaterThan(900);
+    expect(JSON.stringify(inner.items.slice(-12))).toContain('[pruned');
+  }, 120_000);
+
+  it('over 1,000 turns in the default mode writes nothing on a turn that does not compact', async () => {
+    const inner = new ListSession();
+    let compactions = 0;
+    const session = compactingSession({
+      session: inner,
+      model: 'gpt-4o-mini',
+      contextWindow: 32_000,
+      onCompaction: () => compactions++,
+    });
+    const writes = await longRun(inner, session);
+    expect(compactions).toBeGreaterThan(5);
+    expect(writes.filter((n) => n > 0).length).toBeLessThanOrEqual(compactions);
+    expect(inner.wholeReads).toBeLessThanOrEqual(1 + compactions);
+  }, 120_000);
+
+  it('reads the whole session again when something else changed it, and keeps what it wrote', async () => {
+    const inner = new ListSession();
+    const session = compactingSession({ session: inner, contextWindow: 128_000, mode: 'lean' });
+    const turn = async (n: number) => {
+      await session.addItems(turnItems(n));
+      const before = inner.wholeReads;
+      await session.runCompaction();
+      return inner.wholeReads - before;
+    };
+    await turn(0);
+    expect([await turn(1), await turn(2)]).toEqual([0, 0]);
+    const foreign: AgentsItem = { type: 'message', role: 'user', content: 'added by another process' };
+    inner.items.push(foreign);
+    expect(await turn(3)).toBeGreaterThan(0);
+    expect(inner.items).toContainEqual(foreign);
+    expect(findPairingProblem(fromAgentsItems(inner.items))).toBeUndefined();
+  });
+
   it('refuses what is not a session with LOUSHO_CONFIG_INVALID', () => {
     const error = thrown(() => compactingSession({ session: {} as AgentsSession }));
     expect(error.code).toBe('LOUSHO_CONFIG_INVALID');
@@ -184,6 +251,26 @@ describe('AgentsStoreSession', () => {
     expect(await session.getItems()).toEqual([]);
     expect(await session.getSessionId()).toBe('s1');
   });
+
+  it('over 1,000 turns reads and stores only what each turn added: a log that grows with the items, not with their square', async () => {
+    const store = new MemorySessionStore();
+    const session = new AgentsStoreSession({ store, sessionId: 'long' });
+    const converted: number[] = [];
+    for (let turn = 0; turn < 1_000; turn++) {
+      const before = session.converted;
+      await session.getItems();
+      await session.addItems(turnItems(turn, 500));
+      await session.getItems();
+      converted.push(session.converted - before);
+    }
+    // A turn adds 6 items, which are 4 of our messages (the two calls join the assistant message before them only within a batch).
+    expect(Math.max(...converted.slice(1))).toBeLessThanOrEqual(6);
+    const items = await session.getItems();
+    expect(items).toHaveLength(6_000);
+    const { entries } = await store.read('long');
+    const logChars = entries.reduce((n, e) => n + e.length, 0);
+    expect(logChars).toBeLessThan(2 * JSON.stringify(items).length);
+  }, 120_000);
 
   it('is compacted like any other session', async () => {
     const session = compactingSession({

@@ -51,7 +51,9 @@ export class CompactingSession<I extends AgentsItem = AgentsItem> implements Age
     }
     this.#inner = session;
     this.#options = options;
-    forwardOptionalMethods(this, session);
+    forwardOptionalMethods(this, session, () => {
+      this.#added = undefined;
+    });
     this.#conversation = new ConversationCompaction<AgentsItem>(
       createCompactionHook(hookOptions),
       'OpenAI Agents SDK',
@@ -113,14 +115,17 @@ export class CompactingSession<I extends AgentsItem = AgentsItem> implements Age
 
   /**
    * The items stored through this session since the last turn, when the wrapped session
-   * still ends as this one last saw it (else someone else wrote to it: undefined, read it all).
+   * still ends with them after the newest item this one saw (else something else wrote to
+   * it: undefined, read it all). The check reads only those items.
    */
   async #addedSinceLastTurn(): Promise<AgentsItem[] | undefined> {
     const added = this.#added;
-    if (added === undefined || this.#conversation.length === 0) return undefined;
-    const expected = added.length > 0 ? added[added.length - 1] : this.#conversation.last;
-    const [last] = await this.#inner.getItems(1);
-    return last === expected || sameValue(last, expected) ? added : undefined;
+    const last = this.#conversation.last;
+    if (added === undefined || last === undefined) return undefined;
+    const expected = [last, ...added];
+    const got = await this.#inner.getItems(expected.length);
+    const same = got.length === expected.length && got.every((item, i) => sameValue(item, expected[i]));
+    return same ? added : undefined;
   }
 
   /** Replaces the last `pop` stored items with `tail`; puts them back if writing `tail` fails. */

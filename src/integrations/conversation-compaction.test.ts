@@ -39,6 +39,30 @@ describe('ConversationCompaction', () => {
     expect(third.messages).not.toBe(first.messages);
   });
 
+  it('over 1,000 steps of a prompt rebuilt each step, converts only what each step added and compares a bounded few messages', async () => {
+    const compaction = new ConversationCompaction<Message>(
+      createCompactionHook({ contextWindow: 16_000, protectedTokens: 2_000 }),
+      'test',
+    );
+    const framework = conversation(0);
+    let compactions = 0;
+    for (let step = 0; step < 1_000; step++) {
+      framework.push(...toolTurn(`call_${step}`, 'read', { step }, prose(step, 1_000)));
+      const before = compaction.work;
+      const result = await compaction.compact(
+        framework.map((m) => ({ ...m })),
+        (added) => added.slice(),
+        request,
+      );
+      const after = compaction.work;
+      expect(after.converted - before.converted).toBe(step === 0 ? 3 : 2);
+      expect(after.compared - before.compared).toBeLessThanOrEqual(9);
+      if (result.changed) compactions++;
+      expect(estimateTokens(result.messages, request.model)).toBeLessThan(16_000);
+    }
+    expect(compactions).toBeGreaterThan(10);
+  });
+
   it('keeps a summary between calls: the summarizer runs again only when the conversation outgrows it', async () => {
     const summarizer = mockModel(() => 'Summary: files 0.. were read.', { modelId: 'summarizer' });
     const hook = createCompactionHook({

@@ -18,6 +18,10 @@ function isImage(part: { type: string }): part is ModelImagePart {
 interface Origin {
   message?: PromptMessage;
   part?: unknown;
+  /** The content of a tool message as it was read, to tell whether all its results are written back unchanged. */
+  content?: readonly unknown[];
+  /** The providerOptions of that tool message, kept for a tool message written from some of its results. */
+  providerOptions?: unknown;
 }
 
 /**
@@ -52,8 +56,14 @@ export class PromptMessages {
       const results = Array.isArray(message.content)
         ? (message.content as { type?: unknown }[]).filter((p) => p?.type === 'tool-result')
         : [];
+      const content = message.content as readonly unknown[];
       ours.forEach((m, i) => {
-        this.#origins.set(m, message.role === 'tool' ? { message, part: results[i] } : { message });
+        this.#origins.set(
+          m,
+          message.role === 'tool'
+            ? { message, part: results[i], content, providerOptions: message.providerOptions }
+            : { message },
+        );
       });
       out.push(...ours);
     }
@@ -81,22 +91,24 @@ export class PromptMessages {
     this.#unitMessage.length = first;
     this.#unitOut.length = first;
     let parts: unknown[] = [];
-    let origins: (PromptMessage | undefined)[] = [];
+    let origins: Origin[] = [];
     const flush = () => {
       if (parts.length === 0) return;
-      const source = origins[0];
+      const source = origins[0]?.message;
+      const content = origins[0]?.content;
+      // Compared with the content as read, so that writing reads none of the prompt's messages.
       const whole =
         source !== undefined &&
-        origins.every((o) => o === source) &&
-        Array.isArray(source.content) &&
-        source.content.length === parts.length &&
-        source.content.every((p, i) => p === parts[i]);
+        origins.every((o) => o.message === source) &&
+        content !== undefined &&
+        content.length === parts.length &&
+        content.every((p, i) => p === parts[i]);
       if (whole) out.push(source);
       else
         out.push({
           role: 'tool',
           content: parts,
-          ...(source?.providerOptions === undefined ? {} : { providerOptions: source.providerOptions }),
+          ...(origins[0]?.providerOptions === undefined ? {} : { providerOptions: origins[0].providerOptions }),
         });
       parts = [];
       origins = [];
@@ -119,7 +131,7 @@ export class PromptMessages {
         this.#unitOut.push(this.#unitOut[i - 1] as number);
       }
       parts.push(origin.part);
-      origins.push(origin.message);
+      origins.push(origin);
     }
     flush();
     return out.slice();

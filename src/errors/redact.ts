@@ -45,6 +45,54 @@ export function registerSecretHeaders(headers: Readonly<Record<string, string>> 
 }
 
 /**
+ * Registers the credentials a URL carries: the user and password of its userinfo
+ * (`https://user:key@host`) and the values of its query (`?api_key=...`). Not a URL: nothing.
+ */
+export function registerSecretUrl(url: string | undefined): void {
+  if (url === undefined || !URL.canParse(url)) return;
+  const parsed = new URL(url);
+  for (const part of [parsed.username, parsed.password]) registerSecret(safeDecode(part));
+  for (const value of parsed.searchParams.values()) registerSecret(value);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Shortest encoded run that is replaced: shorter runs of base64 would match by chance. */
+const MIN_ENCODED_LENGTH = 12;
+
+/**
+ * The forms a secret may be echoed in besides itself: URL-encoded (encodeURIComponent and
+ * form encoding), and base64 and base64url at each of the three alignments it can have inside a
+ * longer base64 text (a Basic `user:key` header, a JSON blob), each cut to the characters that
+ * depend on the secret alone.
+ */
+export function encodedForms(secret: string): string[] {
+  const forms = new Set<string>();
+  const uri = encodeURIComponent(secret);
+  forms.add(uri);
+  forms.add(uri.replaceAll('%20', '+'));
+  const bytes = Buffer.from(secret, 'utf8');
+  for (let pad = 0; pad < 3; pad++) {
+    const b64 = Buffer.concat([Buffer.alloc(pad, 0x20), bytes]).toString('base64');
+    const end = Math.floor((pad + bytes.length) / 3) * 4;
+    const core = b64.slice(pad === 0 ? 0 : 4, end);
+    if (core.length < MIN_ENCODED_LENGTH) continue;
+    forms.add(core);
+    forms.add(core.replaceAll('+', '-').replaceAll('/', '_'));
+  }
+  forms.delete(secret);
+  return [...forms].filter((f) => f.length >= MIN_ENCODED_LENGTH);
+}
+
+const formsOf = new Map<string, string[]>();
+
+/**
  * A secret as it may be shown: its vendor prefix and last 4 characters ("sk-...abcd"),
  * each only while they stay under half of it; "..." alone for a short one.
  */
@@ -68,6 +116,12 @@ function redactWith(text: string, known: readonly string[]): string {
   let out = text;
   for (const secret of known) {
     if (out.includes(secret)) out = out.split(secret).join(redactSecret(secret));
+    let forms = formsOf.get(secret);
+    if (forms === undefined) {
+      forms = encodedForms(secret);
+      formsOf.set(secret, forms);
+    }
+    for (const form of forms) if (out.includes(form)) out = out.split(form).join('[redacted]');
   }
   for (const shape of KEY_SHAPES) out = out.replace(shape, (key) => redactSecret(key));
   return out;

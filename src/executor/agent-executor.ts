@@ -8,6 +8,7 @@ import type { AssistantMessage, Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
 import { abortable } from '../providers/abortable.js';
 import { isLLMProvider } from '../providers/resolve-provider.js';
+import { traceRunEvents } from '../telemetry/compaction-spans.js';
 import { endRunSpan, startRunSpan } from '../telemetry/tracing.js';
 import { processListeners } from './agent-events.js';
 import type { RunCheckpoint, ToolApproval } from './approvals.js';
@@ -144,7 +145,14 @@ export async function executeRun(
   const hooks = params.hooks ?? new HookRegistry();
   const listeners =
     params.onEvent === undefined ? [] : Array.isArray(params.onEvent) ? params.onEvent : [params.onEvent];
-  const emit = listenerEmit([...listeners, ...(extraEmit === undefined ? [] : [extraEmit]), ...processListeners()]);
+  const runSpan = startRunSpan(params.agent.name);
+  const emit = listenerEmit([
+    // Compaction and recovery in the trace, only when something records it (else hooks get no emit, as before).
+    ...(runSpan.span.isRecording() ? [traceRunEvents(runSpan.context)] : []),
+    ...listeners,
+    ...(extraEmit === undefined ? [] : [extraEmit]),
+    ...processListeners(),
+  ]);
   const state = new RunState({
     messages: initialMessages(params.agent, params.input),
     provider: params.provider,
@@ -154,7 +162,6 @@ export async function executeRun(
   const { runId } = state;
   const output = outputSpecOf(params.agent.outputSchema);
   let outputRetried = false;
-  const runSpan = startRunSpan(params.agent.name);
   state.traceContext = runSpan.context;
   emit?.({ type: 'run.start', runId });
   const finish = (result: AgentResult) => {

@@ -3,7 +3,7 @@ import type { ModelRequest } from '../contracts/model-request.js';
 import type { ModelResponse, ModelStreamPart } from '../contracts/model-response.js';
 import { checkNumber, checkOptions } from '../errors/check-options.js';
 import { abortedError, LoushoError } from '../errors/lousho-error.js';
-import { registerSecret, registerSecretHeaders } from '../errors/redact.js';
+import { registerSecret, registerSecretHeaders, registerSecretUrl } from '../errors/redact.js';
 import { isAborted } from './abortable.js';
 import type { AnthropicRequest, AnthropicRequestBody } from './anthropic-api-types.js';
 import { anthropicError } from './anthropic-error.js';
@@ -93,6 +93,7 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
     }
     registerSecret(apiKey);
     registerSecretHeaders(options.headers);
+    registerSecretUrl(options.baseURL);
     const baseURL = nonEmpty(options.baseURL) ?? nonEmpty(process.env.ANTHROPIC_BASE_URL);
     const client = new sdkModule.Anthropic({
       apiKey,

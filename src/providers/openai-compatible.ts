@@ -3,7 +3,7 @@ import type { ModelRequest } from '../contracts/model-request.js';
 import type { ModelResponse, ModelStreamPart } from '../contracts/model-response.js';
 import { checkOptions } from '../errors/check-options.js';
 import { abortedError, LoushoError } from '../errors/lousho-error.js';
-import { registerSecret, registerSecretHeaders } from '../errors/redact.js';
+import { registerSecret, registerSecretHeaders, registerSecretUrl } from '../errors/redact.js';
 import { type OpenAICallContext, openAIError } from './openai-error.js';
 import { chatRequestBody } from './openai-messages.js';
 import { fromOpenAICompletion, type OpenAIChatCompletion } from './openai-reply.js';
@@ -83,6 +83,7 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
     }
     registerSecret(apiKey);
     registerSecretHeaders(options.headers);
+    registerSecretUrl(options.baseURL);
     // One client per key: a key set or changed later is used from the next call on.
     if (clientKey !== apiKey) client = undefined;
     clientKey = apiKey;

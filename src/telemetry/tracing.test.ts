@@ -8,6 +8,7 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
 import { summarizeStrategy } from '../compaction/summarize.js';
+import type { AgentEvent } from '../contracts/agent-event.js';
 import { mockModel } from '../testing/mock-model.js';
 
 const exporter = new InMemorySpanExporter();
@@ -55,6 +56,39 @@ describe('OpenTelemetry spans', () => {
     const tool = spans.find((s) => s.name === 'execute_tool read_file');
     expect(parentOf(tool as ReadableSpan)).toBe(run?.spanContext().spanId);
     expect(tool?.attributes['gen_ai.tool.call.id']).toBe('call_1_0');
+  });
+
+  it('gives each compaction a span under the run span with its strategy, tokens, pruned results and summary', async () => {
+    const main = mockModel(
+      (_r, i) => (i < 30 ? { toolCalls: [{ name: 'read_file', arguments: { path: `f${i}.ts` } }] } : 'done'),
+      { modelId: 'gpt-4o' },
+    );
+    const done: AgentEvent[] = [];
+    const agent = createAgent({
+      provider: main,
+      tools: [read],
+      compaction: { contextWindow: 6_000, protectedTokens: 1_000 },
+      onEvent: (e) => {
+        if (e.type === 'compaction.done') done.push(e);
+      },
+    });
+    await agent.send('Read everything');
+    const spans = exporter.getFinishedSpans();
+    const run = spans.find((s) => s.name.startsWith('invoke_agent'));
+    const compactions = spans.filter((s) => s.attributes['gen_ai.operation.name'] === 'compaction');
+    expect(done.length).toBeGreaterThanOrEqual(5);
+    expect(compactions).toHaveLength(done.length);
+    for (const [i, span] of compactions.entries()) {
+      const event = done[i] as Extract<AgentEvent, { type: 'compaction.done' }>;
+      expect(parentOf(span)).toBe(run?.spanContext().spanId);
+      expect(span.attributes).toMatchObject({
+        'lousho.compaction.strategy': event.strategy,
+        'lousho.compaction.tokens_before': event.tokensBefore,
+        'lousho.compaction.tokens_after': event.tokensAfter,
+        'lousho.compaction.results_pruned': event.prunedToolCallIds.length,
+        'lousho.compaction.summary': event.summary === true,
+      });
+    }
   });
 
   it("gives the summarizer's call a chat span with lousho.call.purpose 'compaction' under the run's span", async () => {

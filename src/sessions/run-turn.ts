@@ -40,7 +40,14 @@ export async function runTurn(
   const open = log.state.openResults();
   const input = structuredClone([...log.state.messages, ...open]); // the run may change its messages in place
   const recorder = new TurnRecorder(log, input, input.slice(input.length - open.length) as typeof open);
-  const result = await runner.run(input, { ...options, approvals, onCheckpoint: recorder.onCheckpoint }, emit);
+  // A writer that loses its lease aborts its run: in-flight tools get the signal, no further one starts.
+  const abortSignal =
+    options.abortSignal === undefined ? log.signal : AbortSignal.any([options.abortSignal, log.signal]);
+  const result = await runner.run(
+    input,
+    { ...options, abortSignal, approvals, onCheckpoint: recorder.onCheckpoint },
+    emit,
+  );
   await recorder.finish(result);
   return result;
 }

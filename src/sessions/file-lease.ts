@@ -21,7 +21,8 @@ interface Lock {
   expiresAt: number;
 }
 
-async function readLock(path: string): Promise<Lock | undefined> {
+/** The lock at `path` (undefined when there is none); NotWrittenHere when it is not one of ours. */
+export async function readLock(path: string): Promise<Lock | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

@@ -1,17 +1,14 @@
 import { constants } from 'node:fs';
-import { type FileHandle, lstat, open, readFile, unlink } from 'node:fs/promises';
+import { type FileHandle, lstat, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkOptions } from '../errors/check-options.js';
-import { configError } from '../errors/lousho-error.js';
-import { acquireFileLease, type LeaseFiles, releaseFileLease, renewFileLease } from './file-lease.js';
+import { configError, LoushoError } from '../errors/lousho-error.js';
+import { type AppendLockFiles, withAppendLock } from './file-append-lock.js';
+import { acquireFileLease, type LeaseFiles, readLock, releaseFileLease, renewFileLease } from './file-lease.js';
+import { fileNameOf, idOfFileName } from './file-names.js';
 import { cleanTemporary, makePrivateDir, PRIVATE_FILE_MODE, withTemporary } from './private-files.js';
-import type { LeaseState, SessionLogRead, SessionStore } from './store.js';
-import { checkId, conflict, guarded, storeIdInvalid } from './store-errors.js';
-
-/** The longest file name most file systems take (ext4, APFS, NTFS: 255 bytes). */
-const NAME_MAX = 255;
-/** What a session's longest file name adds to its encoded id (a temporary file's suffix). */
-const LONGEST_SUFFIX = '.4294967295-ffffffff.tmp'.length;
+import type { LeaseState, SessionLogRead, SessionStore, StoredSession } from './store.js';
+import { checkId, conflict, guarded } from './store-errors.js';
 
 /** The appends in flight per log file: one at a time in this process (leases keep processes apart). */
 const queues = new Map<string, Promise<unknown>>();
@@ -67,26 +64,30 @@ export class FileSessionStore implements SessionStore {
     this.#fsync = options.fsync === true;
   }
 
-  /** The file-name form of an id: percent-encoded, dots included, so no two ids share a prefix. */
+  /** The file-name form of an id (see fileNameOf). */
   #name(id: string): string {
     checkId(this, id);
-    const name = encodeURIComponent(id).replace(/\./g, '%2E');
-    if (Buffer.byteLength(name) + LONGEST_SUFFIX > NAME_MAX) {
-      throw storeIdInvalid(this, id, `its file name would be over ${NAME_MAX} bytes`);
-    }
-    return name;
+    return fileNameOf(id);
   }
 
-  #files(id: string): LeaseFiles & { log: string } {
+  #files(id: string): LeaseFiles & { log: string; appendLock: AppendLockFiles } {
     const name = this.#name(id);
     const temporaryDir = join(this.dir, '.tmp');
+    const withTemporaryFile = <T>(text: string, use: (path: string) => Promise<T>) =>
+      withTemporary(temporaryDir, name, text, use);
     return {
       log: join(this.dir, `${name}.jsonl`),
+      appendLock: {
+        path: join(this.dir, `${name}.append`),
+        temporaryDir,
+        prefix: name,
+        withTemporary: withTemporaryFile,
+      },
       lock: join(this.dir, `${name}.lock`),
       temporaryDir,
       prefix: name,
       ensureDirs: () => this.#ensureDirs(),
-      withTemporary: (text, use) => withTemporary(temporaryDir, name, text, use),
+      withTemporary: withTemporaryFile,
     };
   }
 
@@ -114,24 +115,36 @@ export class FileSessionStore implements SessionStore {
 
   async append(id: string, entry: string, expectedVersion: number): Promise<number> {
     const files = this.#files(id);
-    return serialized(files.log, () => this.#append(id, files.log, entry, expectedVersion));
+    const write = () => withAppendLock(files.appendLock, () => this.#append(id, files.log, entry, expectedVersion));
+    return serialized(files.log, () =>
+      guarded(this, id, 'write', async () => {
+        await this.#ensureDirs();
+        try {
+          return await write();
+        } catch (error) {
+          if ((error as { code?: string }).code !== 'ENOENT' || LoushoError.isInstance(error)) throw error;
+          this.#dirsMade = false; // the folder was removed under us: make it again
+          await this.#ensureDirs();
+          return write();
+        }
+      }),
+    );
   }
 
-  #append(id: string, log: string, entry: string, expectedVersion: number): Promise<number> {
-    return guarded(this, id, 'write', async () => {
-      const handle = await this.#openLog(id, log, expectedVersion);
-      try {
-        const { size } = await handle.stat();
-        if (size !== expectedVersion) await this.#checkTornTail(id, handle, size, expectedVersion);
-        if (size === 0) await handle.chmod(PRIVATE_FILE_MODE);
-        const line = Buffer.from(`${entry}\n`);
-        await handle.write(line);
-        if (this.#fsync) await handle.datasync();
-        return expectedVersion + line.byteLength;
-      } finally {
-        await handle.close();
-      }
-    });
+  /** Checks the size and appends; called holding the append lock, so no other process writes in between. */
+  async #append(id: string, log: string, entry: string, expectedVersion: number): Promise<number> {
+    const handle = await this.#openLog(id, log, expectedVersion);
+    try {
+      const { size } = await handle.stat();
+      if (size !== expectedVersion) await this.#checkTornTail(id, handle, size, expectedVersion);
+      if (size === 0) await handle.chmod(PRIVATE_FILE_MODE);
+      const line = Buffer.from(`${entry}\n`);
+      await handle.write(line);
+      if (this.#fsync) await handle.datasync();
+      return expectedVersion + line.byteLength;
+    } finally {
+      await handle.close();
+    }
   }
 
   /** Opens the log for appending; creates it (and the folders) only for a session's first entry. */
@@ -145,15 +158,7 @@ export class FileSessionStore implements SessionStore {
         throw error;
       }
     }
-    await this.#ensureDirs();
-    try {
-      return await open(path, flags | constants.O_CREAT, PRIVATE_FILE_MODE);
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'ENOENT') throw error;
-      this.#dirsMade = false; // the folder was removed under us: make it again
-      await this.#ensureDirs();
-      return open(path, flags | constants.O_CREAT, PRIVATE_FILE_MODE);
-    }
+    return open(path, flags | constants.O_CREAT, PRIVATE_FILE_MODE);
   }
 
   /** Accepts a size past the expected version only when the extra bytes are one torn line, and cuts them. */
@@ -184,6 +189,26 @@ export class FileSessionStore implements SessionStore {
         }
         throw error;
       }
+    });
+  }
+
+  async list(): Promise<StoredSession[]> {
+    return guarded(this, '*', 'list', async () => {
+      let names: string[];
+      try {
+        names = await readdir(this.dir);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'ENOENT') return [];
+        throw error;
+      }
+      const sessions: StoredSession[] = [];
+      for (const name of names.filter((n) => n.endsWith('.jsonl'))) {
+        const id = idOfFileName(name.slice(0, -'.jsonl'.length));
+        if (id === undefined) continue; // not a file this store made
+        const lock = await readLock(join(this.dir, `${name.slice(0, -'.jsonl'.length)}.lock`)).catch(() => undefined);
+        sessions.push({ id, holder: lock?.holder, expiresAt: lock?.expiresAt });
+      }
+      return sessions;
     });
   }
 

@@ -1,6 +1,6 @@
 import { checkOptions } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
-import type { LeaseState, SessionLogRead, SessionStore } from './store.js';
+import type { LeaseState, SessionLogRead, SessionStore, StoredSession } from './store.js';
 import { checkId, conflict, guarded, NotWrittenHere } from './store-errors.js';
 
 /**
@@ -26,6 +26,17 @@ if cur == false or cur == ARGV[1] or (ARGV[3] ~= '' and cur == ARGV[3]) then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return {1, ARGV[1], tonumber(ARGV[2])}
 end
 return {0, cur, redis.call('PTTL', KEYS[1])}`;
+/** One SCAN step over the log keys, each with its lease's holder ('' for none) and time to live. */
+const LIST = `local r = redis.call('SCAN', ARGV[1], 'MATCH', ARGV[2], 'COUNT', 500)
+local out = {r[1]}
+for _, key in ipairs(r[2]) do
+  local id = string.sub(key, #ARGV[3] + 1)
+  local lease = ARGV[4] .. id
+  out[#out + 1] = id
+  out[#out + 1] = redis.call('GET', lease) or ''
+  out[#out + 1] = redis.call('PTTL', lease)
+end
+return out`;
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
 /** Redis's answer to a key of another type, or our script's; typed as LOUSHO_STORE_INVALID. */
@@ -65,6 +76,10 @@ export class KVSessionStore implements SessionStore {
       );
     }
     this.#client = client;
+    // A client that emits 'error' with nobody listening would end the process when the connection
+    // drops (node-redis does); the store's commands reject with LOUSHO_STORE_FAILED instead.
+    const emitter = client as Partial<{ on(e: string, l: () => void): void; listenerCount(e: string): number }>;
+    if (typeof emitter.on === 'function' && emitter.listenerCount?.('error') === 0) emitter.on('error', () => {});
     this.prefix = options.prefix ?? 'lousho:session:';
     this.description = `KVSessionStore(${this.prefix})`;
   }
@@ -94,6 +109,30 @@ export class KVSessionStore implements SessionStore {
 
   async delete(id: string): Promise<void> {
     await this.#run(id, 'delete', DELETE, `${this.prefix}log:${id}`);
+  }
+
+  async list(): Promise<StoredSession[]> {
+    const logs = `${this.prefix}log:`;
+    const pattern = `${logs.replace(/[*?[\]\\]/g, '\\$&')}*`;
+    const sessions = new Map<string, StoredSession>(); // SCAN may name a key twice
+    let cursor = '0';
+    do {
+      const step = (await guarded(this, '*', 'list', () =>
+        this.#client.eval(LIST, 0, cursor, pattern, logs, `${this.prefix}lease:`),
+      )) as unknown[];
+      cursor = String(step[0]);
+      for (let i = 1; i + 2 < step.length; i += 3) {
+        const holder = String(step[i + 1]);
+        const ttl = Number(step[i + 2]);
+        const id = String(step[i]);
+        sessions.set(id, {
+          id,
+          holder: holder === '' ? undefined : holder,
+          expiresAt: holder === '' ? undefined : Date.now() + Math.max(0, ttl),
+        });
+      }
+    } while (cursor !== '0');
+    return [...sessions.values()];
   }
 
   async acquire(id: string, holder: string, ttlMs: number, takeOver?: string): Promise<LeaseState> {

@@ -1,34 +1,35 @@
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { LoushoError } from '../errors/lousho-error.js';
+import { provablyDead, thisProcess } from './process-identity.js';
 import type { LeaseState } from './store.js';
 
 /**
  * How long a session's lease lasts unless renewed (agent.session({ leaseMs }) changes it). A
  * turn renews it every third of this while it runs, so only a writer that died (or hangs)
- * lets it run out; another process can then take the session over. A holder on the same
- * machine whose process is gone is taken over at once.
+ * lets it run out; another process can then take the session over. A holder that is provably
+ * dead (same host, boot and PID namespace, and its pid is gone) is taken over at once.
  */
 export const DEFAULT_LEASE_MS = 30_000;
 
-/** A new lease-holder id: `<host>:<pid>:<random>`, so a dead holder on this machine can be recognised. */
+/**
+ * A new lease-holder id: `<host>:<boot id>:<pid namespace>:<pid>:<random>`, so a holder of
+ * this host, boot and PID namespace whose process is gone can be recognised as dead.
+ */
 export function newHolderId(): string {
-  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const me = thisProcess();
+  return `${me.host}:${me.boot}:${me.pidNamespace}:${me.pid}:${randomUUID().slice(0, 8)}`;
 }
 
-/** True when `holder` names a process of this machine that no longer exists. */
+/**
+ * True only when `holder` provably names a process that no longer exists: same host, same
+ * boot, same PID namespace, and its pid is gone. Any other holder (another machine, another
+ * container, an id of another form) keeps its lease until it expires.
+ */
 export function holderIsDead(holder: string): boolean {
   const parts = holder.split(':');
-  if (parts.length < 3) return false;
-  const pid = Number(parts.at(-2));
-  const host = parts.slice(0, -2).join(':');
-  if (host !== hostname() || !Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as { code?: string }).code === 'ESRCH';
-  }
+  if (parts.length < 5) return false;
+  const [boot, pidNamespace, pid] = parts.slice(-4, -1) as [string, string, string];
+  return provablyDead({ host: parts.slice(0, -4).join(':'), boot, pidNamespace, pid: Number(pid) });
 }
 
 /** The error for a session whose lease someone else holds. */

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { checkOptions } from '../errors/check-options.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
 import { LEASE_TABLE_COLUMNS, LOG_TABLE_COLUMNS } from './sql-schema.js';
-import type { LeaseState, SessionLogRead, SessionStore } from './store.js';
+import type { LeaseState, SessionLogRead, SessionStore, StoredSession } from './store.js';
 import { checkId, conflict, guarded, NotWrittenHere } from './store-errors.js';
 
 /** The part of a `pg` Pool (or Client) this store uses. */
@@ -32,7 +32,14 @@ function createPool(connectionString: string): PostgresPool {
       cause,
     });
   }
-  return new pg.Pool({ connectionString, max: 4 });
+  const pool = new pg.Pool({ connectionString, max: 4 }) as PostgresPool & {
+    on(event: 'error', listener: (error: Error) => void): void;
+  };
+  // An idle connection that drops (a server restart, a proxy's timeout) is an 'error' event of the
+  // pool, which would end the process unheard; the pool has already discarded that connection, and
+  // the next query opens a new one (or fails with LOUSHO_STORE_FAILED while the server is away).
+  pool.on('error', () => {});
+  return pool;
 }
 
 const LOG = 'lousho_session_log';
@@ -69,7 +76,11 @@ export class PostgresSessionStore implements SessionStore {
   readonly #ownsPool: boolean;
   #ready: Promise<void> | undefined;
 
-  /** Pass a connection string (the store makes its own pool; close() ends it), or a pg Pool to share. */
+  /**
+   * Pass a connection string (the store makes its own pool, which survives dropped connections;
+   * close() ends it), or a pg Pool to share (give it an 'error' listener: pg ends the process on
+   * an idle connection's error when nobody listens).
+   */
   constructor(options: { connectionString: string } | { pool: PostgresPool }) {
     checkOptions<Record<string, unknown>>(options, 'new PostgresSessionStore()', ['connectionString', 'pool']);
     if ('pool' in options && typeof options.pool?.query === 'function') {
@@ -166,6 +177,21 @@ export class PostgresSessionStore implements SessionStore {
 
   async delete(id: string): Promise<void> {
     await this.#query(id, 'delete', `DELETE FROM ${LOG} WHERE session_id = $1`, [id]);
+  }
+
+  async list(): Promise<StoredSession[]> {
+    return guarded(this, '*', 'list', async () => {
+      await this.#prepare();
+      const { rows } = await this.#pool.query(
+        `SELECT ids.session_id AS id, s.holder, s.expires_at FROM (SELECT DISTINCT session_id FROM ${LOG}) ids ` +
+          `LEFT JOIN ${LEASES} s ON s.session_id = ids.session_id`,
+      );
+      return rows.map((r) => ({
+        id: String(r.id),
+        holder: r.holder === null ? undefined : String(r.holder),
+        expiresAt: r.expires_at === null ? undefined : Number(r.expires_at),
+      }));
+    });
   }
 
   async acquire(id: string, holder: string, ttlMs: number, takeOver?: string): Promise<LeaseState> {

@@ -41,7 +41,13 @@ export async function runTurn(
   const input = structuredClone([...log.state.messages, ...open]); // the run may change its messages in place
   const recorder = new TurnRecorder(log, input, input.slice(input.length - open.length) as typeof open);
   const { idempotencyKey: _key, ...turn } = options;
-  const result = await runner.run(input, { ...turn, approvals, onCheckpoint: recorder.onCheckpoint }, emit);
+  // A writer that loses its lease aborts its run: in-flight tools get the signal, no further one starts.
+  const abortSignal = turn.abortSignal === undefined ? log.signal : AbortSignal.any([turn.abortSignal, log.signal]);
+  const result = await runner.run(
+    input,
+    { ...turn, abortSignal, approvals, onCheckpoint: recorder.onCheckpoint },
+    emit,
+  );
   await recorder.finish(result);
   return result;
 }

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
 import { tool } from '../executor/tool.js';
 import { rejection, thrown } from '../test-support/errors.js';
 import { mockModel } from '../testing/mock-model.js';
+import { thisProcess } from './process-identity.js';
 import { encodeEntry } from './records.js';
 import { MemorySessionStore } from './store.js';
 
@@ -78,7 +78,7 @@ describe('one writer per session', () => {
     expect((await store.read('s')).entries.at(-1)).toBe(foreign);
   });
 
-  it('fails a writer that lost its lease with LOUSHO_SESSION_CONFLICT at its next save', async () => {
+  it('aborts the run of a writer that lost its lease, its in-flight tool included, saving nothing more', async () => {
     let renewed: (ok: boolean) => void = () => {};
     const refused = new Promise<void>((done) => {
       renewed = (ok) => {
@@ -102,8 +102,8 @@ describe('one writer per session', () => {
     await refused;
     open();
     const error = await rejection(turn);
-    expect(error.code).toBe('LOUSHO_SESSION_CONFLICT');
-    expect(error.message).toContain('lost its lease');
+    expect(error.code).toBe('LOUSHO_ABORTED');
+    expect((await store.read('s')).entries.some((e) => e.includes('"tool.result"'))).toBe(false);
   });
 
   it('lets resume() take over a turn whose writer stopped renewing, once its lease runs out', async () => {
@@ -133,8 +133,26 @@ describe('one writer per session', () => {
     await rejection(agent.session({ id: 's', store }).send('go'));
     const child = spawn(process.execPath, ['-e', '0']);
     await new Promise((done) => child.on('exit', done));
-    await store.acquire('s', `${hostname()}:${child.pid}:dead`, 600_000);
+    const me = thisProcess();
+    await store.acquire('s', `${me.host}:${me.boot}:${me.pidNamespace}:${child.pid}:dead`, 600_000);
     expect((await agent.session({ id: 's', store }).resume()).text).toBe('recovered');
+  });
+
+  it('never takes over at once a holder of this host in another PID namespace or of the old id form', async () => {
+    const store = new MemorySessionStore();
+    const agent = createAgent({ provider: mockModel([new Error('down'), 'recovered']) });
+    await rejection(agent.session({ id: 's', store }).send('go'));
+    const child = spawn(process.execPath, ['-e', '0']);
+    await new Promise((done) => child.on('exit', done));
+    const me = thisProcess();
+    for (const holder of [
+      `${me.host}:${me.boot}:${Number(me.pidNamespace) + 1}:${child.pid}:live`, // a container with host networking
+      `${me.host}:00000000-0000-0000-0000-000000000000:${me.pidNamespace}:${child.pid}:live`, // another boot
+      `${me.host}:${child.pid}:old`,
+    ]) {
+      await store.acquire('s', holder, 600_000, (await store.acquire('s', 'x', 1)).holder);
+      expect((await rejection(agent.session({ id: 's', store }).resume())).code, holder).toBe('LOUSHO_SESSION_BUSY');
+    }
   });
 });
 

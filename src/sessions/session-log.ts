@@ -24,6 +24,10 @@ export class SessionLog {
   #failure: unknown;
   #lost = false;
   #timer: ReturnType<typeof setInterval> | undefined;
+  #ttlMs = 0;
+  /** Until when (performance.now()) the lease is surely this writer's. */
+  #heldUntil = 0;
+  #controller = new AbortController();
   readonly #counter = new TranscriptCounter();
   readonly #model: () => string;
 
@@ -64,26 +68,61 @@ export class SessionLog {
     this.#failure = undefined;
   }
 
-  /** Takes the lease (over a dead holder of this machine too) and keeps renewing it; throws LOUSHO_SESSION_BUSY. */
+  /**
+   * Takes the lease (over a provably dead holder too) and keeps renewing it; throws
+   * LOUSHO_SESSION_BUSY. The lease counts as held until `ttlMs` after the last acquire or renew
+   * was sent, by this process's monotonic clock (which runs on while the process is paused).
+   */
   async acquire(what: string, ttlMs: number): Promise<void> {
+    const sent = performance.now();
     let lease = await this.store.acquire(this.id, this.holder, ttlMs);
     if (!lease.acquired && holderIsDead(lease.holder)) {
       lease = await this.store.acquire(this.id, this.holder, ttlMs, lease.holder);
     }
     if (!lease.acquired) throw sessionBusy(this.id, what, lease, ttlMs);
     this.#lost = false;
+    this.#ttlMs = ttlMs;
+    this.#heldUntil = sent + ttlMs;
+    this.#controller = new AbortController();
     this.#timer = setInterval(
       () => {
-        this.store.renew(this.id, this.holder, ttlMs).then(
-          (ok) => {
-            if (!ok) this.#lost = true;
-          },
-          () => {}, // a blip: the next renewal tries again, and every save checks the version anyway
-        );
+        this.#renew().catch(() => {}); // a blip: the next renewal tries again, and every save checks first
       },
       Math.max(10, Math.floor(ttlMs / 3)),
     );
     this.#timer.unref?.();
+  }
+
+  /** Fires when this writer loses the lease: the turn's tools get it as their abort signal. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  async #renew(): Promise<void> {
+    const sent = performance.now();
+    if (await this.store.renew(this.id, this.holder, this.#ttlMs)) {
+      this.#heldUntil = Math.max(this.#heldUntil, sent + this.#ttlMs);
+      return;
+    }
+    this.#lose();
+  }
+
+  #lose(): void {
+    if (this.#lost) return;
+    this.#lost = true;
+    this.#controller.abort(
+      new LoushoError(
+        'LOUSHO_SESSION_CONFLICT',
+        `Session '${this.id}' lost its lease in ${this.store.description} (another process took it over); nothing more was saved.`,
+        { details: { id: this.id, store: this.store.description } },
+      ),
+    );
+  }
+
+  /** Before a save: a lease whose time ran out (a pause, a slow renewal) is renewed first, or the writer stops. */
+  async #checkLease(): Promise<void> {
+    if (this.#timer === undefined || this.#lost || performance.now() < this.#heldUntil) return;
+    await this.#renew();
   }
 
   /** Stops renewing and gives the lease back (a failure here only lets it run out). */
@@ -102,13 +141,8 @@ export class SessionLog {
     if (records.length === 0 && checkpoint === undefined) return this.#queue;
     const run = async () => {
       if (this.#failure !== undefined) throw this.#failure;
-      if (this.#lost) {
-        throw new LoushoError(
-          'LOUSHO_SESSION_CONFLICT',
-          `Session '${this.id}' lost its lease in ${this.store.description} (another process took it over); nothing more was saved.`,
-          { details: { id: this.id, store: this.store.description } },
-        );
-      }
+      await this.#checkLease();
+      if (this.#lost) throw this.#controller.signal.reason;
       const text = encodeEntry(records);
       const copies = decodeEntry(text); // the state keeps its own copies, which no run can change
       for (const record of copies) this.state.apply(record);

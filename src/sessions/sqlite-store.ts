@@ -6,7 +6,7 @@ import { checkOptions } from '../errors/check-options.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
 import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
 import { LEASE_TABLE_COLUMNS, LOG_TABLE_COLUMNS, leaseDecision } from './sql-schema.js';
-import type { LeaseState, SessionLogRead, SessionStore } from './store.js';
+import type { LeaseState, SessionLogRead, SessionStore, StoredSession } from './store.js';
 import { checkId, conflict, guarded, NotWrittenHere } from './store-errors.js';
 
 interface Statement {
@@ -41,6 +41,7 @@ function loadDriver(): DatabaseClass {
 
 const LOG = 'lousho_session_log';
 const LEASES = 'lousho_session_leases';
+const LIST = `SELECT ids.session_id AS id, s.holder AS holder, s.expires_at AS expiresAt FROM (SELECT DISTINCT session_id FROM ${LOG}) ids LEFT JOIN ${LEASES} s ON s.session_id = ids.session_id`;
 
 /**
  * Puts the database in WAL mode. Switching needs a moment alone with the file, and the busy
@@ -140,7 +141,22 @@ export class SqliteSessionStore implements SessionStore {
       lease: db.prepare(`SELECT holder, expires_at AS expiresAt FROM ${LEASES} WHERE session_id = ?`),
       take: db.prepare(`INSERT OR REPLACE INTO ${LEASES} (session_id, holder, expires_at) VALUES (?, ?, ?)`),
       release: db.prepare(`DELETE FROM ${LEASES} WHERE session_id = ? AND holder = ?`),
+      list: db.prepare(LIST),
     };
+  }
+
+  /** Runs `body` in a transaction that holds the write lock from its start. */
+  #immediate<T>(body: () => T): T {
+    const db = this.#db as SqliteDatabase;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = body();
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
   }
 
   async read(id: string): Promise<SessionLogRead> {
@@ -160,12 +176,16 @@ export class SqliteSessionStore implements SessionStore {
     checkId(this, id);
     return guarded(this, id, 'write', async () => {
       const statements = await this.#ready();
-      let changes = 0;
-      try {
-        changes = statements.append.run(id, expectedVersion + 1, entry, id, expectedVersion).changes;
-      } catch (error) {
-        if (!String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) throw error;
-      }
+      // The write lock first (waiting up to the busy timeout): a check that began as a read could
+      // not become a write once another process wrote, and would fail with SQLITE_BUSY at once.
+      const changes = this.#immediate(() => {
+        try {
+          return statements.append.run(id, expectedVersion + 1, entry, id, expectedVersion).changes;
+        } catch (error) {
+          if (!String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) throw error;
+          return 0;
+        }
+      });
       if (changes !== 1) {
         throw conflict(this, id, expectedVersion, (statements.version.get(id) as { v: number }).v);
       }
@@ -180,22 +200,27 @@ export class SqliteSessionStore implements SessionStore {
     });
   }
 
+  async list(): Promise<StoredSession[]> {
+    return guarded(this, '*', 'list', async () => {
+      const rows = (await this.#ready()).list.all() as {
+        id: string;
+        holder: string | null;
+        expiresAt: number | null;
+      }[];
+      return rows.map((r) => ({ id: r.id, holder: r.holder ?? undefined, expiresAt: r.expiresAt ?? undefined }));
+    });
+  }
+
   async acquire(id: string, holder: string, ttlMs: number, takeOver?: string): Promise<LeaseState> {
     checkId(this, id);
     return guarded(this, id, 'lease', async () => {
       const statements = await this.#ready();
-      const db = this.#db as SqliteDatabase;
-      db.exec('BEGIN IMMEDIATE');
-      try {
+      return this.#immediate(() => {
         const current = statements.lease.get(id) as { holder: string; expiresAt: number } | undefined;
         const state = leaseDecision(current, holder, ttlMs, takeOver, Date.now());
         if (state.acquired) statements.take.run(id, holder, state.expiresAt);
-        db.exec('COMMIT');
         return state;
-      } catch (error) {
-        db.exec('ROLLBACK');
-        throw error;
-      }
+      });
     });
   }
 

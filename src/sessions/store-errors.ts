@@ -37,10 +37,29 @@ export function storeIdInvalid(store: Named, id: string, why: string, cause?: un
   );
 }
 
-/** Throws LOUSHO_STORE_ID_INVALID unless `id` is a non-empty string. */
+/** A UTF-16 code unit that is half of no pair. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** The longest session id every store keeps, in UTF-8 bytes. */
+export const MAX_SESSION_ID_BYTES = 128;
+
+/**
+ * The one rule for session ids on every store: a non-empty string of valid Unicode (no lone
+ * surrogate, no U+0000) of at most MAX_SESSION_ID_BYTES UTF-8 bytes. Anything else is
+ * LOUSHO_STORE_ID_INVALID, so no two ids can ever be stored as one (a driver that turns a
+ * lone surrogate into U+FFFD would otherwise merge them).
+ */
 export function checkId(store: Named, id: unknown): asserts id is string {
   if (typeof id !== 'string' || id === '')
     throw storeIdInvalid(store, String(id), 'a session id is a non-empty string');
+  if (LONE_SURROGATE.test(id)) {
+    throw storeIdInvalid(store, id.replace(/\p{Cs}/gu, '\uFFFD'), 'it holds a lone surrogate (not valid Unicode)');
+  }
+  if (id.includes('\u0000')) throw storeIdInvalid(store, id, 'it holds U+0000');
+  const bytes = Buffer.byteLength(id);
+  if (bytes > MAX_SESSION_ID_BYTES) {
+    throw storeIdInvalid(store, id, `it is ${bytes} UTF-8 bytes long, over the limit of ${MAX_SESSION_ID_BYTES}`);
+  }
 }
 
 /**

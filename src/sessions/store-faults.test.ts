@@ -85,10 +85,10 @@ describe('FileSessionStore keeps what it holds', () => {
     expect(await readFile(join(parent, 'file'), 'utf8')).toBe('not a folder');
   });
 
-  it('refuses an id too long for a file name with LOUSHO_STORE_ID_INVALID, creating nothing', async () => {
+  it('refuses an id over the length limit with LOUSHO_STORE_ID_INVALID, creating nothing', async () => {
     const dir = await temp('long');
     const store = new FileSessionStore({ dir });
-    const id = 'é'.repeat(60);
+    const id = 'é'.repeat(65); // 130 UTF-8 bytes: over the one limit of every store
     expect((await rejection(store.append(id, '[]', 0))).code).toBe('LOUSHO_STORE_ID_INVALID');
     expect((await rejection(store.acquire(id, 'me', 1000))).code).toBe('LOUSHO_STORE_ID_INVALID');
     expect(await readdir(dir)).toEqual([]);

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { Child } from '../test-support/child-process.js';
 import { rejection } from '../test-support/errors.js';
 import {
   freshSpec,
@@ -136,4 +137,121 @@ describe.each(KINDS)('%s session store', (kind) => {
     await eventually(async () => (await store.acquire('e', 'next', 60_000)).acquired);
     expect(await store.renew('e', 'gone', 60_000)).toBe(false);
   });
+});
+
+describe.each(KINDS)('%s session store ids', (kind) => {
+  skipWhenDown(kind, problems);
+
+  it('refuses an id that is not valid Unicode, holds U+0000 or is over 128 UTF-8 bytes with LOUSHO_STORE_ID_INVALID', async () => {
+    const store = await make(kind);
+    const bad = ['a\uD800', 'a\uDC00', '\uDC00\uD800', 'nul\u0000', `${'é'.repeat(64)}x`, 'x'.repeat(129)];
+    for (const id of bad) {
+      for (const operation of [
+        () => store.read(id),
+        () => store.append(id, 'x', 0),
+        () => store.delete(id),
+        () => store.acquire(id, 'h', 1000),
+        () => store.renew(id, 'h', 1000),
+        () => store.release(id, 'h'),
+      ]) {
+        expect((await rejection(operation())).code, JSON.stringify(id)).toBe('LOUSHO_STORE_ID_INVALID');
+      }
+    }
+    expect(await store.list?.()).toEqual([]);
+  });
+
+  it('keeps every valid id apart, U+FFFD, normalization forms, encoded look-alikes and 128-byte ids included', async () => {
+    const store = await make(kind);
+    const ids = [
+      'a',
+      'A',
+      'a\uFFFD',
+      '\uFFFD',
+      'é',
+      'e\u0301',
+      '🙂',
+      'a.',
+      'a%2E',
+      '%61',
+      '=YQ',
+      'é'.repeat(64),
+      `${'é'.repeat(63)}e\u0301`.slice(0, 64),
+      'x'.repeat(128),
+    ];
+    for (const id of ids) await store.append(id, `entry of ${JSON.stringify(id)}`, 0);
+    for (const id of ids) expect((await store.read(id)).entries).toEqual([`entry of ${JSON.stringify(id)}`]);
+    expect((await store.list?.())?.map((s) => s.id).sort()).toEqual([...ids].sort());
+  });
+
+  it('lists its sessions with the holder of each lease, for a cleanup process', async () => {
+    const store = await make(kind);
+    await store.append('one', 'x', 0);
+    await store.append('two', 'y', 0);
+    await store.acquire('two', 'worker-7', 60_000);
+    await store.acquire('no-entries', 'worker-8', 60_000);
+    const listed = (await store.list?.())?.sort((a, b) => a.id.localeCompare(b.id));
+    expect(listed?.map(({ id, holder }) => ({ id, holder }))).toEqual([
+      { id: 'one', holder: undefined },
+      { id: 'two', holder: 'worker-7' },
+    ]);
+    expect(listed?.[1]?.expiresAt).toBeGreaterThan(Date.now());
+  });
+});
+
+/** How many rounds the two-process race runs per store (LOUSHO_RACE_ROUNDS raises it). */
+const RACE_ROUNDS = Number(process.env.LOUSHO_RACE_ROUNDS ?? 2000);
+
+describe.each(KINDS)('%s session store fence', (kind) => {
+  skipWhenDown(kind, problems);
+
+  it(`accepts exactly one of two appends at the same version, from two processes, in each of ${RACE_ROUNDS} rounds`, async () => {
+    const spec = await freshSpec(kind);
+    const open = await openStore(spec);
+    opened.push(open);
+    const id = `race-${process.pid}`;
+    let version = await open.store.append(id, 'seed', 0);
+    // Two writers that share nothing but the store: two child processes (two async callers for memory).
+    const writers =
+      kind === 'memory'
+        ? ['a', 'b'].map((name) => ({
+            append: (v: number) =>
+              open.store.append(id, name, v).then(
+                (n) => `ok ${n}`,
+                () => 'conflict',
+              ),
+            close: async () => {},
+          }))
+        : await Promise.all(
+            ['a', 'b'].map(async (name) => {
+              const child = await Child.start('store-worker.ts', ['race', JSON.stringify(spec), id, name]);
+              await child.line((l) => l === 'ready');
+              let answered = 1;
+              return {
+                append: async (v: number) => {
+                  child.send(String(v));
+                  await child.count(() => true, ++answered);
+                  return child.lines[answered - 1] as string;
+                },
+                close: async () => {
+                  child.send('end');
+                  await child.finished();
+                },
+              };
+            }),
+          );
+    let doubles = 0;
+    for (let round = 0; round < RACE_ROUNDS; round++) {
+      const answers = await Promise.all(writers.map((w) => w.append(version)));
+      const accepted = answers.filter((a) => a.startsWith('ok '));
+      expect(
+        answers.every((a) => a.startsWith('ok ') || a === 'conflict'),
+        answers.join(),
+      ).toBe(true);
+      if (accepted.length !== 1) doubles++;
+      version = Math.max(...accepted.map((a) => Number(a.slice(3))), version);
+    }
+    await Promise.all(writers.map((w) => w.close()));
+    expect(doubles).toBe(0);
+    expect((await open.store.read(id)).entries).toHaveLength(RACE_ROUNDS + 1);
+  }, 600_000);
 });

@@ -21,6 +21,16 @@ export interface LeaseState {
   expiresAt: number;
 }
 
+/** One session a store holds, as list() names it, with its lease when someone holds one. */
+export interface StoredSession {
+  /** The session's id. */
+  id: string;
+  /** The lease's holder, when a lease is recorded (it may have expired: see expiresAt). */
+  holder: string | undefined;
+  /** When that lease runs out, in ms since the epoch (the store's clock); undefined with no lease. */
+  expiresAt: number | undefined;
+}
+
 /**
  * Where sessions are kept: an append-only log per session id, and a lease that makes one
  * process at a time the session's writer. The Session (sessions/session-state.ts) gives the
@@ -55,6 +65,11 @@ export interface SessionStore {
   renew(id: string, holder: string, ttlMs: number): Promise<boolean>;
   /** Releases the lease when `holder` holds it; does nothing otherwise. */
   release(id: string, holder: string): Promise<void>;
+  /**
+   * Every session with saved entries, with its lease (in no set order): what a cleanup process
+   * walks (listSessions() adds each one's status). Every store of this library has it.
+   */
+  list?(): Promise<StoredSession[]>;
 }
 
 /**
@@ -83,7 +98,15 @@ export class MemorySessionStore implements SessionStore {
   }
 
   async delete(id: string): Promise<void> {
+    checkId(this, id);
     this.#logs.delete(id);
+  }
+
+  async list(): Promise<StoredSession[]> {
+    return [...this.#logs.keys()].sort().map((id) => {
+      const lease = this.#leases.get(id);
+      return { id, holder: lease?.holder, expiresAt: lease?.expiresAt };
+    });
   }
 
   async acquire(id: string, holder: string, ttlMs: number, takeOver?: string): Promise<LeaseState> {
@@ -99,6 +122,7 @@ export class MemorySessionStore implements SessionStore {
   }
 
   async renew(id: string, holder: string, ttlMs: number): Promise<boolean> {
+    checkId(this, id);
     const lease = this.#leases.get(id);
     if (lease !== undefined && lease.holder !== holder && lease.expiresAt > Date.now()) return false;
     this.#leases.set(id, { holder, expiresAt: Date.now() + ttlMs });
@@ -106,6 +130,7 @@ export class MemorySessionStore implements SessionStore {
   }
 
   async release(id: string, holder: string): Promise<void> {
+    checkId(this, id);
     if (this.#leases.get(id)?.holder === holder) this.#leases.delete(id);
   }
 }

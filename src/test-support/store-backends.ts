@@ -15,10 +15,13 @@ import type { StoreKind, StoreSpec } from './open-store.js';
 
 export { type OpenStore, openStore, type StoreKind, type StoreSpec } from './open-store.js';
 
-export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-export const PG_URL = process.env.LOUSHO_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/** The Redis the tests may use: only the one REDIS_URL names (never whatever answers on the default port). */
+export const REDIS_URL = process.env.REDIS_URL ?? '';
+/** The PostgreSQL the tests may use: only the one LOUSHO_PG_URL names. */
+export const PG_URL = process.env.LOUSHO_PG_URL ?? '';
 
 async function redisAnswers(): Promise<string | undefined> {
+  if (REDIS_URL === '') return 'REDIS_URL is not set (the tests use only a Redis they are given; .ci/run sets it)';
   const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
   // Without a listener ioredis prints "Unhandled error event" with a stack; the probe's answer says it instead.
   let failure: Error | undefined;
@@ -38,6 +41,8 @@ async function redisAnswers(): Promise<string | undefined> {
 }
 
 async function postgresAnswers(): Promise<string | undefined> {
+  if (PG_URL === '')
+    return 'LOUSHO_PG_URL is not set (the tests use only a PostgreSQL they are given; .ci/run sets it)';
   const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
   client.on('error', () => {}); // a dropped connection is the probe's answer, not an unhandled error
   try {

@@ -3,9 +3,23 @@
  *   lease <spec> <id> <holder>: waits for "go" on stdin, takes the lease, prints {"acquired":...}.
  *   append <spec> <id> <total>: appends numbered entries until the log has <total>, printing
  *     "ack <n>" after each append resolves (n entries are then in the log).
+ *   race <spec> <id> <name>: for each line "<version>" on stdin, appends "<name>" at that version
+ *     and prints "ok <new version>" or "conflict".
  */
 import { createInterface } from 'node:readline';
+import type { SessionStore } from '../sessions/store.js';
 import { numberedEntry, openStore, type StoreSpec } from './open-store.js';
+
+async function race(store: SessionStore, id: string, name: string): Promise<void> {
+  for await (const line of createInterface({ input: process.stdin })) {
+    if (line === 'end') break;
+    try {
+      console.log(`ok ${await store.append(id, name, Number(line))}`);
+    } catch (error) {
+      console.log((error as { code?: string }).code === 'LOUSHO_SESSION_CONFLICT' ? 'conflict' : `error ${error}`);
+    }
+  }
+}
 
 async function main(): Promise<void> {
   const [command, specText, id, arg] = process.argv.slice(2) as [string, string, string, string];
@@ -22,6 +36,9 @@ async function main(): Promise<void> {
       version = await store.append(id, numberedEntry(n), version);
       console.log(`ack ${n + 1}`);
     }
+  } else if (command === 'race') {
+    console.log('ready');
+    await race(store, id, arg);
   }
   await close();
   process.exit(0);

@@ -7,6 +7,13 @@ import { runJob } from './run-job.js';
  * terminal supports it), and the command's exit code as the process's.
  */
 export function runProcess(argv: string[]): Promise<void> {
+  // A reader that stopped reading (`lousho inspect t.json | head`) ends the output, quietly.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
   const colour = colourEnabled(process.stdout);
   const io = {
     out: (line: string) => console.log(line),

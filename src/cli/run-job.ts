@@ -12,6 +12,7 @@ import type { Colours } from './colour.js';
 import { explorerScript } from './explorer-script.js';
 import { fileTools, listTree } from './file-tools.js';
 import { createRunReporter } from './run-reporter.js';
+import { UsageError } from './usage-error.js';
 
 /**
  * The scripted run's window: small, so that compaction happens within a short run, and large
@@ -59,6 +60,9 @@ export async function runJob(args: string[], options: { colours: Colours; out: (
       provider = resolveProvider(choice.spec);
       out(`Model: ${c.bold(describeProvider(provider))} (${choice.reason}).`);
     } catch (error) {
+      // A model you named and cannot be used is an error, not a reason to run the scripted demo.
+      if (choice.reason === 'from LOUSHO_MODEL')
+        throw new UsageError(`lousho run: cannot use LOUSHO_MODEL=${choice.spec}: ${(error as Error).message}`);
       out(c.yellow(`Cannot use ${choice.spec}: ${(error as Error).message}`));
     }
   }

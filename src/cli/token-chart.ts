@@ -30,13 +30,20 @@ export function windowBar(tokens: number, window: number, threshold: number, wid
   return `[${out}]`;
 }
 
+/** A name shortened in the middle when it is longer than `max` (`mcp__github__create_issue` keeps both ends). */
+export function middleCut(name: string, max: number): string {
+  if (name.length <= max) return name;
+  const head = Math.ceil((max - 1) / 2);
+  return `${name.slice(0, head)}…${name.slice(name.length - (max - 1 - head))}`;
+}
+
 function rows(title: string, list: TokenRow[], total: number, c: Colours): string[] {
   const max = Math.max(...list.map((r) => r.tokens), 1);
   const lines = [c.bold(title)];
   for (const row of list) {
-    const name = row.name.length > LABEL - 2 ? `${row.name.slice(0, LABEL - 3)}…` : row.name;
+    const name = middleCut(row.name, LABEL + 14);
     lines.push(
-      `  ${name.padEnd(LABEL)}${String(row.messages).padStart(5)} msg  ${c.cyan(bar(row.tokens, max).padEnd(BAR))} ${n(row.tokens).padStart(9)}  ${pct(row.tokens, total).padStart(6)}`,
+      `  ${name.padEnd(LABEL + 14)}${String(row.messages).padStart(5)} msg  ${c.cyan(bar(row.tokens, max).padEnd(BAR))} ${n(row.tokens).padStart(9)}  ${pct(row.tokens, total).padStart(6)}`,
     );
   }
   return lines;

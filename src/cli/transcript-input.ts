@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { ConvertOptions } from '../converters/checked-transcript.js';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../converters/transcript-format.js';
 import type { CommandName } from './help.js';
@@ -46,11 +46,13 @@ export async function readTranscriptArg(
     throw new UsageError(`lousho ${command}: give a transcript file, as in \`lousho ${command} transcript.json\`.`);
   if (extra !== undefined)
     throw new UsageError(`lousho ${command}: unexpected argument ${extra}; it takes one transcript file.`);
-  try {
-    await access(file);
-  } catch {
+  const found = await stat(file).catch(() => undefined);
+  if (found === undefined)
     throw new UsageError(`lousho ${command}: no file ${file}. Check the path, or run \`lousho ${command} --help\`.`);
-  }
+  if (!found.isFile())
+    throw new UsageError(
+      `lousho ${command}: ${file} is a folder, not a transcript file. Give one file, as in \`lousho ${command} ${file}/session.jsonl\`.`,
+    );
   const format = readFormatOption(command, from);
   return {
     file,

@@ -40,10 +40,12 @@ export function middleCut(name: string, max: number): string {
 function rows(title: string, list: TokenRow[], total: number, c: Colours): string[] {
   const max = Math.max(...list.map((r) => r.tokens), 1);
   const lines = [c.bold(title)];
+  // Names are shown whole up to 40 characters (the column widens for them), else shortened in the middle.
+  const width = Math.max(LABEL, Math.min(40, ...list.map((r) => r.name.length + 2)));
   for (const row of list) {
-    const name = middleCut(row.name, LABEL + 14);
+    const name = middleCut(row.name, width - 2);
     lines.push(
-      `  ${name.padEnd(LABEL + 14)}${String(row.messages).padStart(5)} msg  ${c.cyan(bar(row.tokens, max).padEnd(BAR))} ${n(row.tokens).padStart(9)}  ${pct(row.tokens, total).padStart(6)}`,
+      `  ${name.padEnd(width)}${String(row.messages).padStart(5)} msg  ${c.cyan(bar(row.tokens, max).padEnd(BAR))} ${n(row.tokens).padStart(9)}  ${pct(row.tokens, total).padStart(6)}`,
     );
   }
   return lines;

@@ -58,6 +58,7 @@ export class CompactingSession<I extends AgentsItem = AgentsItem> implements Age
       createCompactionHook(hookOptions),
       'OpenAI Agents SDK',
       onEvent,
+      hookOptions.contextWindow,
     );
   }
 

@@ -43,6 +43,8 @@ describe('ConversationCompaction', () => {
     const compaction = new ConversationCompaction<Message>(
       createCompactionHook({ contextWindow: 16_000, protectedTokens: 2_000 }),
       'test',
+      undefined,
+      16_000,
     );
     const framework = conversation(0);
     let compactions = 0;

@@ -53,8 +53,16 @@ export class ConversationCompaction<P> {
   /** The prompt continues() was last asked about, and its answer (a pool asks before compact() does). */
   #asked: { prompt: readonly P[]; from: number } | undefined;
   #converted = 0;
+  readonly #window: number | undefined;
 
-  constructor(hook: AgentHook, framework: string, onEvent?: (event: CompactionEvent) => void) {
+  constructor(
+    hook: AgentHook,
+    framework: string,
+    onEvent?: (event: CompactionEvent) => void,
+    /** The context window the hook was given, for the overflow recovery; else the model's, when known. */
+    contextWindow?: number,
+  ) {
+    this.#window = contextWindow;
     this.#hook = hook;
     this.#framework = framework;
     this.#emit = onEvent === undefined ? undefined : (event) => onEvent(event as CompactionEvent);
@@ -129,11 +137,12 @@ export class ConversationCompaction<P> {
     run.abortSignal = abortSignal;
     const before = run.messages.slice();
     this.#request = { ...request, messages: run.messages };
-    await this.#hook.preGenerate?.({
-      request: this.#request,
-      run,
-      ...(this.#emit === undefined ? {} : { emit: this.#emit }),
-    });
+    const ctx = { request: this.#request, run, ...(this.#emit === undefined ? {} : { emit: this.#emit }) };
+    await this.#hook.preGenerate?.(ctx);
+    // As the step loop does before sending: a request over the window goes to the overflow recovery.
+    const window = this.#window ?? (await run.budget.contextWindow({ unknown: 'none' }));
+    if (window !== undefined && this.#hook.recover !== undefined && run.budget.measure(this.#request) > window)
+      await this.#hook.recover({ ...ctx, reason: 'preflight', targetTokens: window });
     const after = run.messages;
     let first = 0;
     while (first < before.length && first < after.length && after[first] === before[first]) first++;
@@ -179,7 +188,7 @@ export class ConversationPool<P> {
   constructor(options: FrameworkCompactionOptions, framework: string, size = 8) {
     const { onEvent, model: _model, ...hookOptions } = options;
     const hook = createCompactionHook(hookOptions);
-    this.#make = () => new ConversationCompaction<P>(hook, framework, onEvent);
+    this.#make = () => new ConversationCompaction<P>(hook, framework, onEvent, options.contextWindow);
     this.#size = size;
   }
 

@@ -4,6 +4,7 @@ import type { AgentHook } from '../contracts/agent-hook.js';
 import type { AgentResult } from '../contracts/agent-result.js';
 import type { JSONSchema } from '../contracts/json-schema.js';
 import type { LLMProvider, ModelSpec } from '../contracts/llm-provider.js';
+import type { ReasoningOptions } from '../contracts/model-request.js';
 import type { Summarizer } from '../core/summarizer.js';
 import type { AgentDefinition, AgentInput } from '../executor/agent-executor.js';
 import type { ToolApproval } from '../executor/approvals.js';
@@ -61,6 +62,11 @@ export interface CreateAgentOptions {
   maxOutputTokens?: number;
   /** Sampling temperature of each model call; the provider's default when absent. */
   temperature?: number;
+  /**
+   * Reasoning of each model call: `{ effort }` for OpenAI's reasoning models, `{ budgetTokens }`
+   * for Anthropic's extended thinking. Each provider reads its own field.
+   */
+  reasoning?: ReasoningOptions;
 }
 
 /**

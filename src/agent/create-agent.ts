@@ -78,6 +78,7 @@ export function createAgent(options: CreateAgentOptions): Agent {
     ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
     ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
     ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(options.reasoning === undefined ? {} : { reasoning: options.reasoning }),
     tools,
     hooks,
     provider: getProvider,

@@ -2,6 +2,7 @@ import type { ModelSpec } from '../contracts/llm-provider.js';
 import { checkNumber, checkOptions, describe } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
 import { getModelInfo, splitModelId } from '../models/registry.js';
+import { checkReasoningOptions } from '../providers/reasoning-options.js';
 import { isLLMProvider } from '../providers/resolve-provider.js';
 import type { CreateAgentOptions, RunOptions } from './agent-types.js';
 
@@ -21,6 +22,7 @@ const CREATE_AGENT_KEYS: (keyof CreateAgentOptions)[] = [
   'maxOutputTokens',
   'temperature',
   'mcpServers',
+  'reasoning',
 ];
 
 /** limits.maxCostUsd can only stop a run whose model has a price: refuse it otherwise, saying how to give one. */
@@ -78,6 +80,7 @@ export function checkCreateAgentOptions(options: CreateAgentOptions): ModelSpec 
     integer: true,
   });
   checkNumber(options.temperature, 'temperature', 'createAgent()', { min: 0 });
+  checkReasoningOptions(options.reasoning, 'createAgent()');
   if (options.outputSchema !== undefined && (typeof options.outputSchema !== 'object' || options.outputSchema === null))
     throw configError(
       'createAgent(): outputSchema must be a Standard Schema validator (zod 4, valibot) or a JSON Schema object.',

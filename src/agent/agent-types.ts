@@ -3,6 +3,7 @@ import type { AgentEventListener } from '../contracts/agent-event.js';
 import type { AgentHook } from '../contracts/agent-hook.js';
 import type { AgentResult } from '../contracts/agent-result.js';
 import type { LLMProvider, ModelSpec } from '../contracts/llm-provider.js';
+import type { ReasoningOptions } from '../contracts/model-request.js';
 import type { Summarizer } from '../core/summarizer.js';
 import type { AgentDefinition, AgentInput } from '../executor/agent-executor.js';
 import type { ToolApproval } from '../executor/approvals.js';
@@ -74,6 +75,11 @@ export interface CreateAgentOptions {
    * agent.close() ends them.
    */
   mcpServers?: McpServerConfig[];
+  /**
+   * Reasoning of each model call: `{ effort }` for OpenAI's reasoning models, `{ budgetTokens }`
+   * for Anthropic's extended thinking. Each provider reads its own field.
+   */
+  reasoning?: ReasoningOptions;
 }
 
 /**

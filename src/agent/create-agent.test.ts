@@ -131,6 +131,8 @@ describe('agent.send()', () => {
       inputTokens: 2500,
       outputTokens: 300,
       cachedInputTokens: 0,
+      cacheWriteInputTokens: 0,
+      reasoningTokens: 0,
       costUsd: expect.closeTo(expected, 12),
     });
     expect(usage.modelCalls).toHaveLength(2);

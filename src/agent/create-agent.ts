@@ -90,6 +90,7 @@ export function createAgent<const S extends OutputSchema | undefined = undefined
     ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
     ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
     ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(options.reasoning === undefined ? {} : { reasoning: options.reasoning }),
     tools,
     hooks,
     provider: getProvider,

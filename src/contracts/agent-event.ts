@@ -115,6 +115,16 @@ export type BuiltinAgentEvent =
       text: string;
     }
   | {
+      /** Identifies the event: a piece of the model's reasoning arrived, apart from its text (streamed runs only). */
+      type: 'reasoning.delta';
+      /** The run's id, as on run.start. */
+      runId: string;
+      /** The step the reasoning belongs to, from 1. */
+      step: number;
+      /** The new reasoning text only, as the provider shows it (OpenAI shows a summary). */
+      text: string;
+    }
+  | {
       /** Identifies the event: a tool call is about to run. */
       type: 'tool.start';
       /** The run's id, as on run.start. */

@@ -2,6 +2,18 @@ import type { Message } from '../messages/types.js';
 import type { JSONSchema } from './json-schema.js';
 import type { ToolDefinition } from './tool-definition.js';
 
+/**
+ * How much a reasoning model may think before it answers. Each provider reads the field it
+ * speaks: OpenAI (Responses and Chat Completions) `effort`, Anthropic `budgetTokens`
+ * (extended thinking); a provider that takes neither ignores both.
+ */
+export interface ReasoningOptions {
+  /** OpenAI's reasoning effort (`reasoning.effort`, `reasoning_effort`). */
+  effort?: 'minimal' | 'low' | 'medium' | 'high';
+  /** Anthropic's extended thinking budget in tokens (`thinking.budget_tokens`, at least 1024). */
+  budgetTokens?: number;
+}
+
 /** One call to a model. */
 export interface ModelRequest {
   /** The model id, e.g. 'gpt-4o'; used for the context-window lookup and the token estimator. */
@@ -16,6 +28,13 @@ export interface ModelRequest {
   maxOutputTokens?: number;
   /** Sampling temperature, when the model takes one. */
   temperature?: number;
+  /** Reasoning (extended thinking, reasoning effort) for this call; the provider's default when absent. */
+  reasoning?: ReasoningOptions;
+  /**
+   * A key that stays the same over a run or a session, sent where the provider routes its
+   * prompt cache by one (OpenAI's `prompt_cache_key`). The step loop sets the run's id.
+   */
+  cacheKey?: string;
   /** Aborts the HTTP request (and stream) when it fires. */
   abortSignal?: AbortSignal;
 }

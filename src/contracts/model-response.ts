@@ -1,4 +1,4 @@
-import type { ToolCall } from '../messages/types.js';
+import type { AssistantPart, ProviderCompactionPart, ReasoningPart, ToolCall } from '../messages/types.js';
 import type { Usage } from './usage.js';
 
 /**
@@ -19,6 +19,13 @@ export interface ModelResponse {
   usage: Usage;
   /** The model that answered, when the provider said so (a dated snapshot, for instance). */
   modelId?: string;
+  /**
+   * The reply's content in order when it holds more than text: reasoning (with its signature
+   * or encrypted content) and provider-side compactions beside the text parts. The step loop
+   * stores it as the assistant message's content, so the provider gets it back unchanged.
+   * Absent when the reply is text only.
+   */
+  parts?: AssistantPart[];
 }
 
 /** One piece of a streamed reply. The stream ends with exactly one `finish` part. */
@@ -34,6 +41,18 @@ export type ModelStreamPart =
       type: 'tool-call';
       /** The call as the model wrote it. */
       toolCall: ToolCall;
+    }
+  | {
+      /** Marks a piece of the model's reasoning as it shows it (a summary for OpenAI). */
+      type: 'reasoning-delta';
+      /** The new reasoning text only. */
+      text: string;
+    }
+  | {
+      /** Marks a whole reasoning or provider-compaction part, in its place among the reply's parts. */
+      type: 'content-part';
+      /** The part, complete with its signature or encrypted content. */
+      part: ReasoningPart | ProviderCompactionPart;
     }
   | {
       /** Marks the end of the reply: the stream's last part. */

@@ -10,6 +10,10 @@ export interface ModelUsage {
   outputTokens: number;
   /** Prompt tokens served from the provider's prompt cache (a part of inputTokens). */
   cachedInputTokens: number;
+  /** Prompt tokens written to the provider's prompt cache (a part of inputTokens, apart from the cached ones). */
+  cacheWriteInputTokens: number;
+  /** Reply tokens spent reasoning (a part of outputTokens). */
+  reasoningTokens: number;
   /** USD, when the model's price is known. */
   costUsd: number | undefined;
 }
@@ -24,6 +28,10 @@ export interface RunUsage {
   totalTokens: number;
   /** Prompt tokens served from the provider's prompt cache (a part of inputTokens). */
   cachedInputTokens: number;
+  /** Prompt tokens written to the provider's prompt cache (a part of inputTokens, apart from the cached ones). */
+  cacheWriteInputTokens: number;
+  /** Reply tokens spent reasoning (a part of outputTokens). */
+  reasoningTokens: number;
   /** USD over the calls whose price is known; undefined when none is. */
   costUsd: number | undefined;
   /** Totals per model id. */

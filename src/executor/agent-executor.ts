@@ -1,7 +1,7 @@
 import type { AgentEvent, AgentEventListener } from '../contracts/agent-event.js';
 import type { AgentResult } from '../contracts/agent-result.js';
 import type { LLMProvider } from '../contracts/llm-provider.js';
-import type { ModelRequest } from '../contracts/model-request.js';
+import type { ModelRequest, ReasoningOptions } from '../contracts/model-request.js';
 import type { ToolDefinition } from '../contracts/tool-definition.js';
 import { abortedError, configError, LoushoError, toError } from '../errors/lousho-error.js';
 import type { AssistantMessage, Message } from '../messages/types.js';
@@ -40,6 +40,8 @@ export interface AgentDefinition {
   maxOutputTokens?: number;
   /** Sampling temperature of each model call; the provider's default when absent. */
   temperature?: number;
+  /** Reasoning of each model call (extended thinking budget, reasoning effort); the provider's default when absent. */
+  reasoning?: ReasoningOptions;
 }
 
 /**
@@ -199,6 +201,8 @@ export async function executeRun(
         ...(output === undefined ? {} : { outputSchema: output.json }),
         ...(params.agent.maxOutputTokens === undefined ? {} : { maxOutputTokens: params.agent.maxOutputTokens }),
         ...(params.agent.temperature === undefined ? {} : { temperature: params.agent.temperature }),
+        ...(params.agent.reasoning === undefined ? {} : { reasoning: params.agent.reasoning }),
+        cacheKey: runId,
         ...(params.abortSignal === undefined ? {} : { abortSignal: params.abortSignal }),
       };
       for (const hook of hooks.list()) {
@@ -221,7 +225,7 @@ export async function executeRun(
           );
         }
       }
-      const assistant: AssistantMessage = { role: 'assistant', content: response.text };
+      const assistant: AssistantMessage = { role: 'assistant', content: response.parts ?? response.text };
       if (response.toolCalls.length > 0) assistant.toolCalls = response.toolCalls;
       state.messages.push(assistant);
       state.completedSteps++;

@@ -2,9 +2,8 @@ import type { Context } from '@opentelemetry/api';
 import type { AgentEvent } from '../contracts/agent-event.js';
 import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { ModelRequest } from '../contracts/model-request.js';
-import type { ModelResponse, ModelStreamPart } from '../contracts/model-response.js';
-import { LoushoError } from '../errors/lousho-error.js';
-import type { ToolCall } from '../messages/types.js';
+import type { ModelResponse } from '../contracts/model-response.js';
+import { ReplyAssembler } from '../providers/reply-assembler.js';
 import { endChatSpan, startChatSpan } from '../telemetry/tracing.js';
 
 /**
@@ -40,30 +39,14 @@ async function callModelOnce(
   where: { runId: string; step: number },
 ): Promise<ModelResponse> {
   if (emit === undefined) return provider.generate(request);
-  let text = '';
-  const toolCalls: ToolCall[] = [];
-  let finish: Extract<ModelStreamPart, { type: 'finish' }> | undefined;
+  const reply = new ReplyAssembler();
   for await (const part of provider.stream(request)) {
+    reply.accept(part);
     if (part.type === 'text-delta') {
-      text += part.text;
       emit({ type: 'text.delta', runId: where.runId, step: where.step, text: part.text });
-    } else if (part.type === 'tool-call') {
-      toolCalls.push(part.toolCall);
-    } else {
-      finish = part;
+    } else if (part.type === 'reasoning-delta') {
+      emit({ type: 'reasoning.delta', runId: where.runId, step: where.step, text: part.text });
     }
   }
-  if (finish === undefined) {
-    throw new LoushoError(
-      'LOUSHO_PROVIDER_FAILED',
-      `The stream of ${provider.provider}/${provider.modelId} ended without a finish part.`,
-    );
-  }
-  return {
-    text,
-    toolCalls,
-    finishReason: finish.finishReason,
-    usage: finish.usage,
-    ...(finish.modelId === undefined ? {} : { modelId: finish.modelId }),
-  };
+  return reply.response(`${provider.provider}/${provider.modelId}`);
 }

@@ -9,22 +9,31 @@ export function emptyUsage(): RunUsage {
     outputTokens: 0,
     totalTokens: 0,
     cachedInputTokens: 0,
+    cacheWriteInputTokens: 0,
+    reasoningTokens: 0,
     costUsd: undefined,
     byModel: {},
     modelCalls: [],
   };
 }
 
-/** USD for one call at the model's list price, cached input tokens at the cached price when there is one. */
+/**
+ * USD for one call at the model's list prices: cache reads at the cached price and cache
+ * writes at the cache-write price when the model has them (else at the input price), the
+ * other input tokens at the input price, output (reasoning included) at the output price.
+ */
 export function callCost(model: string, usage: Usage): number | undefined {
   const info = getModelInfo(model);
   if (info?.inputPricePerMillion === undefined || info.outputPricePerMillion === undefined) return undefined;
   const input = usage.inputTokens ?? 0;
   const cached = Math.min(usage.cachedInputTokens ?? 0, input);
+  const written = Math.min(usage.cacheWriteInputTokens ?? 0, input - cached);
   const cachedPrice = info.cachedInputPricePerMillion ?? info.inputPricePerMillion;
+  const writePrice = info.cacheWriteInputPricePerMillion ?? info.inputPricePerMillion;
   return (
-    ((input - cached) * info.inputPricePerMillion +
+    ((input - cached - written) * info.inputPricePerMillion +
       cached * cachedPrice +
+      written * writePrice +
       (usage.outputTokens ?? 0) * info.outputPricePerMillion) /
     1e6
   );
@@ -32,12 +41,17 @@ export function callCost(model: string, usage: Usage): number | undefined {
 
 const add = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : a + b);
 
+const optional = <K extends string>(key: K, value: number | undefined) =>
+  (value === undefined ? {} : { [key]: value }) as Partial<Record<K, number>>;
+
 /** The usage of two calls together; a count stays undefined only when both are unknown. */
 export function sumUsage(a: Usage, b: Usage): Usage {
   return {
     inputTokens: add(a.inputTokens, b.inputTokens),
     outputTokens: add(a.outputTokens, b.outputTokens),
     cachedInputTokens: add(a.cachedInputTokens, b.cachedInputTokens),
+    ...optional('cacheWriteInputTokens', add(a.cacheWriteInputTokens, b.cacheWriteInputTokens)),
+    ...optional('reasoningTokens', add(a.reasoningTokens, b.reasoningTokens)),
   };
 }
 
@@ -47,16 +61,22 @@ export function addCall(totals: RunUsage, call: Omit<ModelCall, 'costUsd'>): Mod
   const input = call.usage.inputTokens ?? 0;
   const output = call.usage.outputTokens ?? 0;
   const cached = call.usage.cachedInputTokens ?? 0;
+  const written = call.usage.cacheWriteInputTokens ?? 0;
+  const reasoning = call.usage.reasoningTokens ?? 0;
   totals.inputTokens += input;
   totals.outputTokens += output;
   totals.totalTokens += input + output;
   totals.cachedInputTokens += cached;
+  totals.cacheWriteInputTokens += written;
+  totals.reasoningTokens += reasoning;
   totals.costUsd = add(totals.costUsd, record.costUsd);
   const model = totals.byModel[call.model] ?? {
     calls: 0,
     inputTokens: 0,
     outputTokens: 0,
     cachedInputTokens: 0,
+    cacheWriteInputTokens: 0,
+    reasoningTokens: 0,
     costUsd: undefined,
   };
   totals.byModel[call.model] = model;
@@ -64,6 +84,8 @@ export function addCall(totals: RunUsage, call: Omit<ModelCall, 'costUsd'>): Mod
   model.inputTokens += input;
   model.outputTokens += output;
   model.cachedInputTokens += cached;
+  model.cacheWriteInputTokens += written;
+  model.reasoningTokens += reasoning;
   model.costUsd = add(model.costUsd, record.costUsd);
   totals.modelCalls.push(record);
   return record;

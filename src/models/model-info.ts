@@ -17,6 +17,11 @@ export interface ModelInfo {
   outputPricePerMillion?: number;
   /** USD per million cached input tokens, when the provider bills them apart. */
   cachedInputPricePerMillion?: number;
+  /**
+   * USD per million input tokens written to the prompt cache, when the provider bills them
+   * apart (Anthropic: 1.25x the input price for the default 5-minute cache).
+   */
+  cacheWriteInputPricePerMillion?: number;
   /** The tokenizer the estimator uses for this model; 'o200k' when not given. */
   tokenizer?: TokenizerName;
   /**

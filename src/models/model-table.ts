@@ -27,6 +27,22 @@ function rows(provider: string, tokenizer: ModelInfo['tokenizer'], list: Row[]):
  */
 export const GPT5_REQUEST_OVERHEAD_TOKENS = 67;
 
+/**
+ * Anthropic's models: cache reads at 0.1x and cache writes (the default 5-minute cache) at
+ * 1.25x the input price, as Anthropic's pricing page lists them for every model.
+ */
+export const ANTHROPIC_CACHE_WRITE_FACTOR = 1.25;
+const anthropic = (list: Row[]): ModelInfo[] =>
+  rows('anthropic', undefined, list).map((info) =>
+    info.inputPricePerMillion === undefined
+      ? info
+      : {
+          ...info,
+          cacheWriteInputPricePerMillion: round(info.inputPricePerMillion * ANTHROPIC_CACHE_WRITE_FACTOR),
+        },
+  );
+const round = (n: number) => Math.round(n * 1e6) / 1e6;
+
 /** The GPT-5 reasoning models, which share that request overhead. */
 const gpt5 = (list: ModelInfo[]): ModelInfo[] =>
   list.map((info) => ({ ...info, requestOverheadTokens: GPT5_REQUEST_OVERHEAD_TOKENS }));
@@ -65,7 +81,7 @@ export const BUILT_IN_MODELS: readonly ModelInfo[] = [
     ['gpt-4', 8_192, 8_192, 30, 60],
     ['gpt-3.5-turbo', 16_385, 4_096, 0.5, 1.5],
   ]),
-  ...rows('anthropic', undefined, [
+  ...anthropic([
     ['claude-opus-4-5', 200_000, 64_000, 5, 25, 0.5],
     ['claude-opus-4-1', 200_000, 32_000, 15, 75, 1.5],
     ['claude-opus-4', 200_000, 32_000, 15, 75, 1.5],

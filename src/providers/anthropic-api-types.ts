@@ -19,8 +19,39 @@ export interface AnthropicToolResultBlock extends AnthropicToolResultBlockParam 
 
 /** A block of a user message. */
 export type AnthropicUserBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicToolResultBlock;
+/** A thinking block, sent back unchanged with its signature. */
+export interface AnthropicThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature: string;
+}
+
+/** A redacted_thinking block: encrypted reasoning, sent back unchanged. */
+export interface AnthropicRedactedThinkingBlock {
+  type: 'redacted_thinking';
+  data: string;
+}
+
+/** A compaction block: the summary the API wrote of everything before it. */
+export interface AnthropicCompactionBlock {
+  type: 'compaction';
+  content: string | null;
+}
+
 /** A block of an assistant message. */
-export type AnthropicAssistantBlock = AnthropicTextBlock | AnthropicToolUseBlock;
+export type AnthropicAssistantBlock =
+  | AnthropicTextBlock
+  | AnthropicToolUseBlock
+  | AnthropicThinkingBlock
+  | AnthropicRedactedThinkingBlock
+  | AnthropicCompactionBlock;
+
+/** A prompt-cache breakpoint: the prefix up to and including the block that carries it is cached. */
+export interface AnthropicCacheControl {
+  type: 'ephemeral';
+  /** How long the cache lives: '5m' (the API's default) or '1h'. */
+  ttl?: '5m' | '1h';
+}
 
 /** One message of the `messages` array. */
 export type AnthropicMessage =
@@ -31,6 +62,7 @@ export interface AnthropicTool {
   name: string;
   description?: string;
   input_schema: { type: 'object'; [key: string]: unknown };
+  cache_control?: AnthropicCacheControl;
 }
 
 /** The body of one POST /v1/messages (without `stream`). */
@@ -38,9 +70,13 @@ export interface AnthropicRequestBody {
   model: string;
   max_tokens: number;
   messages: AnthropicMessage[];
-  system?: string;
+  system?: string | (AnthropicTextBlock & { cache_control?: AnthropicCacheControl })[];
   tools?: AnthropicTool[];
   temperature?: number;
+  /** Extended thinking, when the request asks for it. */
+  thinking?: { type: 'enabled'; budget_tokens: number };
+  /** Server-side context management (compaction), passed through from the provider's options. */
+  context_management?: Record<string, unknown>;
 }
 
 /** A request body and, for each block of each message sent, the index of the transcript message it came from. */
@@ -62,6 +98,10 @@ export interface AnthropicUsage {
 export interface AnthropicReplyBlock {
   type: string;
   text?: string;
+  thinking?: string;
+  signature?: string;
+  data?: string;
+  content?: string | null;
   id?: string;
   name?: string;
   input?: unknown;
@@ -81,6 +121,14 @@ export interface AnthropicStreamEvent {
   index?: number;
   message?: AnthropicReply;
   content_block?: AnthropicReplyBlock;
-  delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string | null };
+  delta?: {
+    type?: string;
+    text?: string;
+    partial_json?: string;
+    thinking?: string;
+    signature?: string;
+    content?: string | null;
+    stop_reason?: string | null;
+  };
   usage?: AnthropicUsage | null;
 }

@@ -1,7 +1,7 @@
 import { anthropicImageBlock } from '../converters/anthropic-image.js';
-import { contentText, textPartsOf } from '../messages/content.js';
+import { contentText } from '../messages/content.js';
 import { toolArgumentsObject } from '../messages/tool-arguments.js';
-import type { AssistantPart, ContentPart, Message } from '../messages/types.js';
+import type { AssistantPart, ContentPart, Message, ProviderCompactionPart, ReasoningPart } from '../messages/types.js';
 import type {
   AnthropicAssistantBlock,
   AnthropicImageBlock,
@@ -12,9 +12,34 @@ import type {
   AnthropicUserBlock,
 } from './anthropic-api-types.js';
 
-function textBlocks(content: string | readonly AssistantPart[]): AnthropicTextBlock[] {
-  const parts = typeof content === 'string' ? [content] : textPartsOf(content).map((p) => p.text);
-  return parts.filter((t) => t.trim() !== '').map((text) => ({ type: 'text', text }));
+/** The provider name reasoning and compaction parts carry when this provider wrote them. */
+export const PROVIDER = 'anthropic';
+
+/**
+ * The blocks of an assistant message's content, in order: its text, and the thinking,
+ * redacted_thinking and compaction blocks this provider wrote, sent back unchanged (a
+ * thinking block with its signature; the API requires them in a turn that used tools).
+ * Reasoning another provider wrote is not sent.
+ */
+function assistantBlocks(content: string | readonly AssistantPart[]): AnthropicAssistantBlock[] {
+  const parts: readonly AssistantPart[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+  const blocks: AnthropicAssistantBlock[] = [];
+  for (const part of parts) {
+    if (part.type === 'text') {
+      if (part.text.trim() !== '') blocks.push({ type: 'text', text: part.text });
+    } else if (part.provider === PROVIDER) {
+      const block = nativeBlock(part);
+      if (block !== undefined) blocks.push(block);
+    }
+  }
+  return blocks;
+}
+
+function nativeBlock(part: ReasoningPart | ProviderCompactionPart): AnthropicAssistantBlock | undefined {
+  if (part.type === 'compaction') return { type: 'compaction', content: part.text ?? null };
+  if (part.signature !== undefined) return { type: 'thinking', thinking: part.text, signature: part.signature };
+  if (part.encrypted !== undefined) return { type: 'redacted_thinking', data: part.encrypted };
+  return undefined;
 }
 
 function userBlocks(
@@ -85,7 +110,7 @@ export function toAnthropicMessages(messages: readonly Message[]): {
         name: c.name,
         input: toolArgumentsObject(c.arguments),
       }));
-      add('assistant', [...textBlocks(m.content), ...calls], index);
+      add('assistant', [...assistantBlocks(m.content), ...calls], index);
     }
   });
   const wire: AnthropicMessage[] = [];

@@ -1,7 +1,10 @@
 import type { JSONSchema } from '../contracts/json-schema.js';
 import type { ModelRequest } from '../contracts/model-request.js';
-import type { AnthropicRequest, AnthropicTool } from './anthropic-api-types.js';
+import { configError } from '../errors/lousho-error.js';
+import type { AnthropicRequest, AnthropicRequestBody, AnthropicTool } from './anthropic-api-types.js';
+import { type AnthropicPromptCache, withCacheBreakpoints } from './anthropic-cache-control.js';
 import { toAnthropicMessages } from './anthropic-messages.js';
+import { checkReasoningOptions } from './reasoning-options.js';
 
 /** The text that asks for JSON output, appended to the system prompt when a request has an outputSchema. */
 export function outputSchemaInstruction(schema: JSONSchema): string {
@@ -11,8 +14,43 @@ export function outputSchemaInstruction(schema: JSONSchema): string {
   );
 }
 
-/** The request body of one Messages API call. `max_tokens`: the request's, else `defaultMaxTokens`. */
-export function toAnthropicRequest(request: ModelRequest, modelId: string, defaultMaxTokens: number): AnthropicRequest {
+/** What the provider's options add to every request body. */
+export interface AnthropicRequestSettings {
+  /** max_tokens when the request gives no maxOutputTokens. */
+  defaultMaxTokens: number;
+  /** Prompt-cache breakpoints: on unless false. */
+  promptCache: AnthropicPromptCache;
+  /** Passed through as the body's context_management (server-side compaction). */
+  contextManagement?: Record<string, unknown> | undefined;
+}
+
+function thinkingOf(request: ModelRequest, maxTokens: number | undefined, defaultMaxTokens: number) {
+  const budget = request.reasoning?.budgetTokens;
+  if (budget === undefined) return { max_tokens: maxTokens ?? defaultMaxTokens };
+  if (maxTokens !== undefined && maxTokens <= budget) {
+    throw configError(
+      `maxOutputTokens (${maxTokens}) must be above reasoning.budgetTokens (${budget}): Anthropic counts the thinking inside max_tokens. Raise maxOutputTokens or lower the budget.`,
+      { option: 'reasoning.budgetTokens' },
+    );
+  }
+  // Without a limit of the caller's, the thinking budget comes on top of the default answer length.
+  return {
+    max_tokens: maxTokens ?? defaultMaxTokens + budget,
+    thinking: { type: 'enabled' as const, budget_tokens: budget },
+  };
+}
+
+/**
+ * The request body of one Messages API call. `max_tokens`: the request's, else the default
+ * (plus the thinking budget when the request asks for extended thinking); prompt-cache
+ * breakpoints unless the provider's promptCache is false.
+ */
+export function toAnthropicRequest(
+  request: ModelRequest,
+  modelId: string,
+  settings: AnthropicRequestSettings,
+): AnthropicRequest {
+  checkReasoningOptions(request.reasoning, 'Anthropic request');
   const { system, messages, sources } = toAnthropicMessages(request.messages);
   const instruction = request.outputSchema === undefined ? undefined : outputSchemaInstruction(request.outputSchema);
   const fullSystem = [system, instruction].filter((s): s is string => s !== undefined).join('\n\n');
@@ -23,15 +61,17 @@ export function toAnthropicRequest(request: ModelRequest, modelId: string, defau
       input_schema: { type: 'object', ...t.parameters },
     }),
   );
+  const body: AnthropicRequestBody = {
+    model: modelId,
+    ...thinkingOf(request, request.maxOutputTokens, settings.defaultMaxTokens),
+    messages,
+    ...(fullSystem === '' ? {} : { system: fullSystem }),
+    ...(tools.length === 0 ? {} : { tools }),
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    ...(settings.contextManagement === undefined ? {} : { context_management: settings.contextManagement }),
+  };
   return {
-    body: {
-      model: modelId,
-      max_tokens: request.maxOutputTokens ?? defaultMaxTokens,
-      messages,
-      ...(fullSystem === '' ? {} : { system: fullSystem }),
-      ...(tools.length === 0 ? {} : { tools }),
-      ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-    },
+    body: settings.promptCache === false ? body : withCacheBreakpoints(body, settings.promptCache),
     sources,
   };
 }

@@ -1,7 +1,8 @@
 import type { ModelStreamPart } from '../contracts/model-response.js';
 import { parseToolArguments } from '../messages/tool-arguments.js';
-import type { AnthropicStreamEvent, AnthropicUsage } from './anthropic-api-types.js';
+import type { AnthropicReplyBlock, AnthropicStreamEvent, AnthropicUsage } from './anthropic-api-types.js';
 import { anthropicFinishReason } from './anthropic-finish-reason.js';
+import { anthropicNativePart } from './anthropic-reply.js';
 import { anthropicUsage } from './anthropic-usage.js';
 
 /**
@@ -10,6 +11,8 @@ import { anthropicUsage } from './anthropic-usage.js';
  */
 export class AnthropicStreamParser {
   private readonly tools = new Map<number, { id: string; name: string; json: string; input: unknown }>();
+  /** Thinking, redacted_thinking and compaction blocks being streamed, by index. */
+  private readonly native = new Map<number, AnthropicReplyBlock>();
   private usage: AnthropicUsage = {};
   private stopReason: string | null | undefined;
   private model: string | undefined;
@@ -27,6 +30,11 @@ export class AnthropicStreamParser {
         const block = event.content_block;
         if (block?.type === 'text' && block.text !== undefined && block.text !== '')
           return [{ type: 'text-delta', text: block.text }];
+        if (block !== undefined && anthropicNativePart(block) !== undefined) {
+          this.native.set(index, { ...block });
+          const text = block.type === 'thinking' ? (block.thinking ?? '') : '';
+          return text === '' ? [] : [{ type: 'reasoning-delta', text }];
+        }
         if (block?.type === 'tool_use') {
           this.tools.set(index, {
             id: block.id ?? `toolu_${index}`,
@@ -41,11 +49,19 @@ export class AnthropicStreamParser {
         const delta = event.delta;
         if (delta?.type === 'text_delta' && delta.text !== undefined && delta.text !== '')
           return [{ type: 'text-delta', text: delta.text }];
+        const native = this.native.get(index);
+        if (native !== undefined && delta !== undefined) return nativeDelta(native, delta);
         const tool = this.tools.get(index);
         if (delta?.type === 'input_json_delta' && tool !== undefined) tool.json += delta.partial_json ?? '';
         return [];
       }
       case 'content_block_stop': {
+        const native = this.native.get(index);
+        if (native !== undefined) {
+          this.native.delete(index);
+          const part = anthropicNativePart(native);
+          return part === undefined ? [] : [{ type: 'content-part', part }];
+        }
         const tool = this.tools.get(index);
         if (tool === undefined) return [];
         this.tools.delete(index);
@@ -88,4 +104,17 @@ export class AnthropicStreamParser {
     }
     this.usage = next;
   }
+}
+
+/** Adds a thinking_delta, signature_delta or compaction_delta to its block; a thinking delta is also reported. */
+function nativeDelta(block: AnthropicReplyBlock, delta: NonNullable<AnthropicStreamEvent['delta']>): ModelStreamPart[] {
+  if (delta.type === 'thinking_delta' && delta.thinking !== undefined) {
+    block.thinking = (block.thinking ?? '') + delta.thinking;
+    return delta.thinking === '' ? [] : [{ type: 'reasoning-delta', text: delta.thinking }];
+  }
+  if (delta.type === 'signature_delta' && delta.signature !== undefined)
+    block.signature = (block.signature ?? '') + delta.signature;
+  if (delta.type === 'compaction_delta' && typeof delta.content === 'string')
+    block.content = (block.content ?? '') + delta.content;
+  return [];
 }

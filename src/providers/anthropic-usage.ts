@@ -3,7 +3,11 @@ import type { AnthropicUsage } from './anthropic-api-types.js';
 
 const count = (n: number | null | undefined): number | undefined => (typeof n === 'number' ? n : undefined);
 
-/** Messages API usage in our terms: input counts the cached and cache-written tokens too; unknown is undefined. */
+/**
+ * Messages API usage in our terms: input counts the cache reads and writes too, cached is
+ * the reads, cacheWrite the writes (billed at 1.25x); unknown is undefined. Anthropic counts
+ * thinking inside output_tokens and does not report it apart.
+ */
 export function anthropicUsage(usage: AnthropicUsage | null | undefined): Usage {
   const input = count(usage?.input_tokens);
   const read = count(usage?.cache_read_input_tokens);
@@ -12,5 +16,6 @@ export function anthropicUsage(usage: AnthropicUsage | null | undefined): Usage 
     inputTokens: input === undefined ? undefined : input + (read ?? 0) + (written ?? 0),
     outputTokens: count(usage?.output_tokens),
     cachedInputTokens: read,
+    ...(written === undefined ? {} : { cacheWriteInputTokens: written }),
   };
 }

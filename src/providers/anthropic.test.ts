@@ -141,7 +141,7 @@ describe('createAnthropic: generate', () => {
       text: 'Hello! How can I help?',
       toolCalls: [],
       finishReason: 'stop',
-      usage: { inputTokens: 12, outputTokens: 6, cachedInputTokens: 0 },
+      usage: { inputTokens: 12, outputTokens: 6, cachedInputTokens: 0, cacheWriteInputTokens: 0 },
       modelId: SNAPSHOT,
     });
     expect(server.requests).toHaveLength(1);
@@ -153,13 +153,14 @@ describe('createAnthropic: generate', () => {
     expect(request?.body).toEqual({
       model: MODEL,
       max_tokens: 4096,
-      system: 'You are terse.',
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+      system: [{ type: 'text', text: 'You are terse.', cache_control: { type: 'ephemeral' } }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cache_control: { type: 'ephemeral' } }] }],
       tools: [
         {
           name: 'get_weather',
           description: 'Weather of a city',
           input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+          cache_control: { type: 'ephemeral' },
         },
       ],
     });
@@ -207,7 +208,7 @@ describe('createAnthropic: generate', () => {
       { role: 'system', content: 'Half of the budget is used.', metadata: { note: 'not sent' } },
       { role: 'assistant', content: [{ type: 'text', text: 'a.ts exports a.' }] },
     ];
-    await provider(server).generate({
+    await provider(server, { promptCache: false }).generate({
       model: MODEL,
       messages,
       outputSchema: { type: 'object', properties: { answer: { type: 'string' } } },
@@ -254,7 +255,7 @@ describe('createAnthropic: generate', () => {
 
   it('sends images of tool results inside the tool_result block', async () => {
     const server = await serve(textReply('a chart'));
-    await provider(server).generate({
+    await provider(server, { promptCache: false }).generate({
       model: MODEL,
       messages: [
         { role: 'user', content: 'Screenshot it.' },
@@ -337,7 +338,7 @@ describe('createAnthropic: generate', () => {
       }),
     );
     const { usage } = await provider(server).generate(ask('hi'));
-    expect(usage).toEqual({ inputTokens: 1210, cachedInputTokens: 1000, outputTokens: 50 });
+    expect(usage).toEqual({ inputTokens: 1210, cachedInputTokens: 1000, cacheWriteInputTokens: 200, outputTokens: 50 });
   });
 
   it('reports unknown usage as undefined, never 0', async () => {
@@ -460,7 +461,7 @@ describe('createAnthropic: stream', () => {
       {
         type: 'finish',
         finishReason: 'tool-calls',
-        usage: { inputTokens: 2520, outputTokens: 89, cachedInputTokens: 2048 },
+        usage: { inputTokens: 2520, outputTokens: 89, cachedInputTokens: 2048, cacheWriteInputTokens: 0 },
         modelId: SNAPSHOT,
       },
     ]);
@@ -750,7 +751,7 @@ describe('createAnthropic: in an agent run', () => {
       textReply('It is sunny in Paris.'),
     );
     const agent = createAgent({
-      provider: createAnthropic({ baseURL: server.url, apiKey: 'test' })('claude-sonnet-4-5'),
+      provider: createAnthropic({ baseURL: server.url, apiKey: 'test', promptCache: false })('claude-sonnet-4-5'),
       instructions: 'Use tools.',
       tools: [getWeather],
     });
@@ -844,7 +845,15 @@ describe('createAnthropic: in an agent run', () => {
     expect(second.stream).toBe(true);
     expect((second.messages as unknown[])[2]).toEqual({
       role: 'user',
-      content: [{ type: 'tool_result', tool_use_id: 'toolu_s', content: 'Sunny in Oslo, 21°C', is_error: false }],
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: 'toolu_s',
+          content: 'Sunny in Oslo, 21°C',
+          is_error: false,
+          cache_control: { type: 'ephemeral' },
+        },
+      ],
     });
   });
 });

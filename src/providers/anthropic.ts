@@ -5,11 +5,19 @@ import { checkNumber, checkOptions } from '../errors/check-options.js';
 import { abortedError, LoushoError } from '../errors/lousho-error.js';
 import { registerSecret, registerSecretHeaders, registerSecretUrl } from '../errors/redact.js';
 import { isAborted } from './abortable.js';
-import type { AnthropicRequest, AnthropicRequestBody } from './anthropic-api-types.js';
+import type {
+  AnthropicReply,
+  AnthropicRequest,
+  AnthropicRequestBody,
+  AnthropicStreamEvent,
+} from './anthropic-api-types.js';
+import { type AnthropicPromptCache, checkPromptCache } from './anthropic-cache-control.js';
 import { anthropicError } from './anthropic-error.js';
+import { PROVIDER } from './anthropic-messages.js';
 import { fromAnthropicReply } from './anthropic-reply.js';
-import { toAnthropicRequest } from './anthropic-request.js';
+import { type AnthropicRequestSettings, toAnthropicRequest } from './anthropic-request.js';
 import { AnthropicStreamParser } from './anthropic-stream-parser.js';
+import { ReplyAssembler } from './reply-assembler.js';
 import { checkTimeoutOptions, TIMEOUT_OPTION_KEYS, type TimeoutOptions, withTimeouts } from './request-timeout.js';
 import { checkRetryOptions, type RetryOptions, streamWithRetries, withRetries } from './retry.js';
 
@@ -25,12 +33,27 @@ export interface AnthropicProviderOptions extends TimeoutOptions {
   retry?: RetryOptions;
   /** max_tokens when a request gives no maxOutputTokens (the Messages API requires one). Default 4096. */
   maxOutputTokens?: number;
+  /**
+   * Prompt caching: on by default, with `cache_control` breakpoints on the tools, the system
+   * prompt and the newest messages (at most four); `{ ttl: '1h' }` asks for the one-hour
+   * cache (billed higher than the 5-minute writes the model table prices), `false` sends none.
+   */
+  promptCache?: AnthropicPromptCache;
+  /**
+   * Server-side context management, sent as the body's `context_management` on every request,
+   * e.g. `{ edits: [{ type: 'compact_20260112' }] }` for Anthropic's compaction (add its beta
+   * header with `headers`). Compaction blocks in replies become compaction parts of the
+   * assistant message and go back to the API unchanged.
+   */
+  contextManagement?: Record<string, unknown>;
 }
 
 type AnthropicSdk = typeof import('@anthropic-ai/sdk');
 type AnthropicClient = InstanceType<AnthropicSdk['Anthropic']>;
+// Our body is the documented wire format; the SDK's types lag behind it (compaction blocks), so it is passed as theirs.
+type SdkBody = import('@anthropic-ai/sdk').default.MessageCreateParamsNonStreaming;
+type SdkStreamBody = import('@anthropic-ai/sdk').default.MessageCreateParamsStreaming;
 
-const PROVIDER = 'anthropic';
 const API_KEY_ENV = 'ANTHROPIC_API_KEY';
 const DEFAULT_MAX_TOKENS = 4096;
 /**
@@ -71,14 +94,21 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
     'retry',
     'maxOutputTokens',
     ...TIMEOUT_OPTION_KEYS,
+    'promptCache',
+    'contextManagement',
   ]);
   checkTimeoutOptions(options, 'createAnthropic()');
+  checkPromptCache(options.promptCache);
   checkNumber(options.maxOutputTokens, 'maxOutputTokens', 'createAnthropic()', { min: 1, integer: true });
   checkRetryOptions(options.retry);
   let loaded: { sdk: AnthropicSdk; client: AnthropicClient } | undefined;
   let sdkModule: AnthropicSdk | undefined;
   const retry = options.retry ?? {};
-  const defaultMaxTokens = options.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
+  const settings: AnthropicRequestSettings = {
+    defaultMaxTokens: options.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
+    promptCache: options.promptCache ?? {},
+    contextManagement: options.contextManagement,
+  };
 
   async function connect(): Promise<{ sdk: AnthropicSdk; client: AnthropicClient }> {
     if (loaded !== undefined) return loaded;
@@ -124,7 +154,10 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
       const parser = new AnthropicStreamParser();
       try {
         const body: AnthropicRequestBody & { stream: true } = { ...wire.body, stream: true };
-        const events = await client.messages.create(body, requestOptions(signal));
+        const events = (await client.messages.create(
+          body as unknown as SdkStreamBody,
+          requestOptions(signal),
+        )) as AsyncIterable<AnthropicStreamEvent>;
         for await (const event of events) {
           for (const part of parser.accept(event)) yield part;
         }
@@ -144,32 +177,22 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
     }
 
     async function collect(parts: AsyncIterable<ModelStreamPart>): Promise<ModelResponse> {
-      const response: ModelResponse = {
-        text: '',
-        toolCalls: [],
-        finishReason: 'other',
-        usage: { inputTokens: undefined, outputTokens: undefined, cachedInputTokens: undefined },
-      };
-      for await (const part of parts) {
-        if (part.type === 'text-delta') response.text += part.text;
-        else if (part.type === 'tool-call') response.toolCalls.push(part.toolCall);
-        else {
-          response.finishReason = part.finishReason;
-          response.usage = part.usage;
-          if (part.modelId !== undefined) response.modelId = part.modelId;
-        }
-      }
-      return response;
+      const reply = new ReplyAssembler();
+      for await (const part of parts) reply.accept(part);
+      return reply.response(`${PROVIDER}/${modelId}`);
     }
 
     async function generateOnce(request: ModelRequest): Promise<ModelResponse> {
       const signal = request.abortSignal;
       if (isAborted(signal)) throw abortedError();
-      const wire = toAnthropicRequest(request, modelId, defaultMaxTokens);
+      const wire = toAnthropicRequest(request, modelId, settings);
       if (wire.body.max_tokens > NON_STREAMING_MAX_TOKENS) return collect(streamOnce(request, wire));
       const { sdk, client } = await connect();
       try {
-        const reply = await client.messages.create(wire.body, requestOptions(signal));
+        const reply = (await client.messages.create(
+          wire.body as unknown as SdkBody,
+          requestOptions(signal),
+        )) as AnthropicReply;
         return fromAnthropicReply(reply);
       } catch (error) {
         throw toLoushoError(error, sdk, wire, signal);
@@ -182,7 +205,7 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
       generate: (request) => withRetries(() => generateOnce(request), retry, request.abortSignal),
       stream: (request) =>
         streamWithRetries(
-          () => streamOnce(request, toAnthropicRequest(request, modelId, defaultMaxTokens)),
+          () => streamOnce(request, toAnthropicRequest(request, modelId, settings)),
           retry,
           request.abortSignal,
         ),

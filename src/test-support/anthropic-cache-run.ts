@@ -1,0 +1,64 @@
+import { createAgent } from '../agent/create-agent.js';
+import type { RunUsage } from '../contracts/run-usage.js';
+import { tool } from '../executor/tool.js';
+import { createAnthropic } from '../providers/anthropic.js';
+import { AnthropicCacheModel } from './anthropic-cache-model.js';
+import { type ReceivedRequest, sendJson, startLoopbackServer } from './loopback-server.js';
+
+/** What {@link runAnthropicCacheRun} saw: the run's usage and every request body the server received. */
+export interface AnthropicCacheRun {
+  usage: RunUsage;
+  requests: ReceivedRequest[];
+}
+
+/**
+ * The same multi-step Anthropic run every time, against a loopback server that reports
+ * usage the way Anthropic does (AnthropicCacheModel): `steps` tool calls, each result about
+ * 1,500 tokens of file text, then a final answer. Used to compare bills before and after.
+ */
+export async function runAnthropicCacheRun(
+  steps: number,
+  options: Parameters<typeof createAnthropic>[0] = {},
+): Promise<AnthropicCacheRun> {
+  const cache = new AnthropicCacheModel();
+  let n = 0;
+  const server = await startLoopbackServer((request, response) => {
+    const usage = cache.accept(request.body as Record<string, unknown>);
+    n++;
+    const content =
+      n <= steps
+        ? [{ type: 'tool_use', id: `toolu_${n}`, name: 'read_file', input: { path: `src/file-${n}.ts` } }]
+        : [{ type: 'text', text: 'Done: every file was read.' }];
+    sendJson(response, 200, {
+      id: `msg_${n}`,
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5-20250929',
+      content,
+      stop_reason: n <= steps ? 'tool_use' : 'end_turn',
+      stop_sequence: null,
+      usage: { ...usage, output_tokens: 40 },
+    });
+  });
+  try {
+    const readFile = tool({
+      name: 'read_file',
+      description: 'Reads a file of the project and returns its text.',
+      parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+      execute: ({ path }) =>
+        Array.from({ length: 150 }, (_, i) => `// ${String(path)} line ${i}: export const value${i} = ${i * 7};`).join(
+          '\n',
+        ),
+    });
+    const agent = createAgent({
+      provider: createAnthropic({ baseURL: server.url, apiKey: 'test', ...options })('claude-sonnet-4-5'),
+      instructions: `You are a careful engineer. Read the files you are asked about. ${'Follow the house rules. '.repeat(200)}`,
+      tools: [readFile],
+      limits: { maxSteps: steps + 5 },
+    });
+    const result = await agent.send(`Read src/file-1.ts to src/file-${steps}.ts, one at a time.`);
+    return { usage: result.usage, requests: server.requests };
+  } finally {
+    await server.close();
+  }
+}

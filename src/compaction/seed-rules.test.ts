@@ -286,3 +286,39 @@ describe('the compaction hook by default', () => {
     expect(error).toMatchObject({ code: 'LOUSHO_CONTEXT_OVERFLOW' });
   });
 });
+
+describe('the overflow recovery', () => {
+  const longRun = (overflowRecovery: boolean | undefined, infos: CompactionInfo[], events: AgentEvent[]) =>
+    createAgent({
+      provider: reader(400),
+      tools: [readTool(4_000)],
+      compaction: {
+        contextWindow: 16_000,
+        onCompaction: (i) => infos.push(i),
+        ...(overflowRecovery === undefined ? {} : { overflowRecovery }),
+      },
+      limits: { maxSteps: 450 },
+      onEvent: (e) => events.push(e),
+    });
+
+  it('runs only for a request that does not fit, announced as itself in the events and in onCompaction', async () => {
+    const infos: CompactionInfo[] = [];
+    const events: AgentEvent[] = [];
+    const agent = longRun(undefined, infos, events);
+    await agent.send('Read the files.');
+    const overflow = events.filter((e) => e.type === 'compaction.done' && e.trigger === 'overflow');
+    expect(overflow.length).toBeGreaterThan(0);
+    expect(overflow.every((e) => e.type === 'compaction.done' && e.strategy === 'overflow-recovery')).toBe(true);
+    expect(infos.filter((i) => i.strategy === 'overflow-recovery')).toHaveLength(overflow.length);
+    // Every one started from a request over the window, never from one that fitted.
+    for (const e of overflow) if (e.type === 'compaction.done') expect(e.tokensBefore).toBeGreaterThan(16_000 - 1);
+  });
+
+  it('with overflowRecovery: false refuses such a request with LOUSHO_CONTEXT_OVERFLOW instead', async () => {
+    const infos: CompactionInfo[] = [];
+    const events: AgentEvent[] = [];
+    const agent = longRun(false, infos, events);
+    await expect(agent.send('Read the files.')).rejects.toMatchObject({ code: 'LOUSHO_CONTEXT_OVERFLOW' });
+    expect(events.some((e) => e.type === 'compaction.done' && e.trigger === 'overflow')).toBe(false);
+  });
+});

@@ -6,6 +6,7 @@ import type { AssistantMessage, AssistantPart, ContentPart, Message } from '../m
 import type { ResponsesCompactBody, ResponsesCompacted, ResponsesOutputItem } from './openai-responses-api-types.js';
 import { type ResponsesInputSettings, toResponsesInput } from './openai-responses-input.js';
 import { messageText, responsesNativePart, responsesToolCall, responsesUsage } from './openai-responses-reply.js';
+import { promptCacheKeyOf } from './openai-responses-request.js';
 
 /**
  * The body of one POST /v1/responses/compact: the request's system messages as
@@ -14,7 +15,7 @@ import { messageText, responsesNativePart, responsesToolCall, responsesUsage } f
 export function toResponsesCompactBody(
   request: ModelRequest,
   modelId: string,
-  settings: ResponsesInputSettings,
+  settings: ResponsesInputSettings & { promptCacheKey: boolean },
 ): ResponsesCompactBody {
   const system = request.messages.flatMap((m) => (m.role === 'system' ? [m.content] : []));
   const rest = request.messages.filter((m) => m.role !== 'system');
@@ -22,7 +23,7 @@ export function toResponsesCompactBody(
     model: modelId,
     input: toResponsesInput(rest, settings),
     ...(system.length === 0 ? {} : { instructions: system.join('\n\n') }),
-    ...(request.cacheKey === undefined ? {} : { prompt_cache_key: request.cacheKey }),
+    ...promptCacheKeyOf(request, settings),
   };
 }
 

@@ -3,6 +3,7 @@ import type { ResponsesFunctionTool, ResponsesRequestBody } from './openai-respo
 import { toResponsesInput } from './openai-responses-input.js';
 import { checkReasoningOptions } from './reasoning-options.js';
 import { isStrictSchema } from './strict-schema.js';
+import { wireCacheKey } from './wire-cache-key.js';
 
 /** How OpenAI shows a reasoning model's thinking: a summary of the given length. */
 export type ResponsesReasoningSummary = 'auto' | 'concise' | 'detailed';
@@ -19,6 +20,15 @@ export interface ResponsesRequestSettings {
   reasoningSummary: ResponsesReasoningSummary | undefined;
   /** Passed through as the body's `context_management` (server-side compaction). */
   contextManagement: unknown;
+  /** Send the request's cache key (hashed) as `prompt_cache_key`. */
+  promptCacheKey: boolean;
+}
+
+/** The body's `prompt_cache_key`: the request's cache key, hashed, unless the provider's promptCache is false. */
+export function promptCacheKeyOf(request: ModelRequest, settings: { promptCacheKey: boolean }) {
+  return request.cacheKey === undefined || !settings.promptCacheKey
+    ? {}
+    : { prompt_cache_key: wireCacheKey(request.cacheKey) };
 }
 
 /** Whether a model id names one of OpenAI's reasoning models (o-series, GPT-5 and later, Codex), whose reasoning items can travel encrypted. */
@@ -80,7 +90,7 @@ export function toResponsesRequest(
             },
           },
         }),
-    ...(request.cacheKey === undefined ? {} : { prompt_cache_key: request.cacheKey }),
+    ...promptCacheKeyOf(request, settings),
     ...(settings.contextManagement === undefined ? {} : { context_management: settings.contextManagement }),
   };
 }

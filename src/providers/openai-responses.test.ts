@@ -78,8 +78,21 @@ describe('createOpenAIResponses()', () => {
       { type: 'function_call', call_id: 'call_1', name: 'add', arguments: '{"a":2,"b":3}' },
       { type: 'function_call_output', call_id: 'call_1', output: '5' },
     ]);
-    expect(typeof second?.prompt_cache_key).toBe('string');
+    // The run's id, hashed, on every step.
+    expect(second?.prompt_cache_key).toMatch(/^[0-9a-f]{64}$/);
     expect(second?.prompt_cache_key).toBe(first?.prompt_cache_key);
+    expect(second?.prompt_cache_key).not.toBe(result.runId);
+  });
+
+  it('sends no prompt_cache_key with promptCache: false', async () => {
+    const server = await serve(responsesReplies(MODEL, [{ text: 'ok' }]));
+    const provider = createOpenAIResponses({ baseURL: `${server.url}/v1`, apiKey: 'test', promptCache: false })(MODEL);
+    await provider.generate({ ...ask, cacheKey: 'session-of-alice' });
+    await make(server).generate({ ...ask, cacheKey: 'session-of-alice' });
+    const [off, on] = server.requests.map((r) => r.body as Record<string, unknown>);
+    expect(off).not.toHaveProperty('prompt_cache_key');
+    expect(on?.prompt_cache_key).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(on)).not.toContain('alice');
   });
 
   it('reports a reply cut at max_output_tokens as length, and sends the limit and the output schema', async () => {

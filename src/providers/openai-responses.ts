@@ -52,6 +52,8 @@ export interface OpenAIResponsesOptions extends TimeoutOptions {
    * become compaction parts of the assistant message and go back unchanged.
    */
   contextManagement?: unknown;
+  /** `false` sends no `prompt_cache_key` (by default the run's or session's cache key, hashed, routes OpenAI's prompt cache). */
+  promptCache?: boolean;
 }
 
 interface ResponsesClient {
@@ -73,11 +75,12 @@ function checkResponsesOptions(options: OpenAIResponsesOptions): void {
     'encryptedReasoning',
     'reasoningSummary',
     'contextManagement',
+    'promptCache',
     ...TIMEOUT_OPTION_KEYS,
   ]);
   checkRetryOptions(options.retry);
   checkTimeoutOptions(options, 'createOpenAIResponses()');
-  for (const key of ['store', 'encryptedReasoning'] as const) {
+  for (const key of ['store', 'encryptedReasoning', 'promptCache'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'boolean')
       throw configError(`createOpenAIResponses(): ${key} must be true or false, got ${String(options[key])}.`, {
         option: key,
@@ -121,6 +124,7 @@ export function createOpenAIResponses(options: OpenAIResponsesOptions = {}): (mo
     encryptedReasoning: options.encryptedReasoning,
     reasoningSummary: options.reasoningSummary,
     contextManagement: options.contextManagement,
+    promptCacheKey: options.promptCache !== false,
   };
   const retry = options.retry ?? {};
 

@@ -5,7 +5,12 @@ import { redactText } from '../errors/redact.js';
 import type { AssistantMessage, AssistantPart, ContentPart, Message } from '../messages/types.js';
 import type { ResponsesCompactBody, ResponsesCompacted, ResponsesOutputItem } from './openai-responses-api-types.js';
 import { type ResponsesInputSettings, toResponsesInput } from './openai-responses-input.js';
-import { messageText, responsesNativePart, responsesToolCall, responsesUsage } from './openai-responses-reply.js';
+import {
+  responsesMessageText,
+  responsesNativePart,
+  responsesToolCall,
+  responsesUsage,
+} from './openai-responses-reply.js';
 import { promptCacheKeyOf } from './openai-responses-request.js';
 
 /**
@@ -30,7 +35,7 @@ export function toResponsesCompactBody(
 function userContent(item: ResponsesOutputItem): string | ContentPart[] {
   if (typeof item.content === 'string') return item.content;
   const parts = item.content ?? [];
-  if (!parts.some((p) => p.type === 'input_image')) return messageText(item).text;
+  if (!parts.some((p) => p.type === 'input_image')) return responsesMessageText(item).text;
   return parts.map(
     (p): ContentPart =>
       p.type === 'input_image' ? { type: 'image', image: p.image_url ?? '' } : { type: 'text', text: p.text ?? '' },
@@ -55,12 +60,12 @@ export function responsesWindow(items: readonly ResponsesOutputItem[], provider:
   };
   for (const item of items) {
     if (item.type === 'message' && item.role === 'assistant') {
-      const { text } = messageText(item);
+      const { text } = responsesMessageText(item);
       if (text !== '') open().content.push({ type: 'text', text });
     } else if (item.type === 'message') {
       assistant = undefined;
       if (item.role === 'system' || item.role === 'developer')
-        out.push({ role: 'system', content: messageText(item).text });
+        out.push({ role: 'system', content: responsesMessageText(item).text });
       else out.push({ role: 'user', content: userContent(item) });
     } else if (item.type === 'function_call') {
       const message = open();

@@ -63,7 +63,7 @@ export function responsesToolCall(item: ResponsesOutputItem, index: number): Too
 }
 
 /** The text of a message item's content: its output_text parts joined; `refused` when it holds a refusal instead. */
-export function messageText(item: ResponsesOutputItem): { text: string; refused: boolean } {
+export function responsesMessageText(item: ResponsesOutputItem): { text: string; refused: boolean } {
   if (typeof item.content === 'string') return { text: item.content, refused: false };
   let text = '';
   let refused = false;
@@ -89,7 +89,7 @@ export function fromResponsesResponse(response: ResponsesResponse, provider: str
   let refused = false;
   for (const item of response.output ?? []) {
     if (item.type === 'message') {
-      const message = messageText(item);
+      const message = responsesMessageText(item);
       refused ||= message.refused;
       text += message.text;
       if (message.text !== '') parts.push({ type: 'text', text: message.text });

@@ -3,8 +3,8 @@ import type { OpenAICallContext } from './openai-error.js';
 import type { ResponsesResponse, ResponsesStreamEvent } from './openai-responses-api-types.js';
 import { responsesFailure } from './openai-responses-error.js';
 import {
-  messageText,
   responsesFinishReason,
+  responsesMessageText,
   responsesNativePart,
   responsesToolCall,
   responsesUsage,
@@ -84,7 +84,7 @@ export class ResponsesStreamParser {
     if (item.type === 'message') {
       // A server that sends the message whole, without deltas.
       if (this.streamedText.has(item.id ?? '') || this.streamedText.has('')) return [];
-      const message = messageText(item);
+      const message = responsesMessageText(item);
       this.refused ||= message.refused;
       return message.text === '' ? [] : [{ type: 'text-delta', text: message.text }];
     }

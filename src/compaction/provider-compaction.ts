@@ -25,9 +25,10 @@ export interface ProviderCompactionStrategyOptions {
    */
   fallback?: CompactionStrategy;
   /**
-   * The provider that compacts: an LLMProvider or a "provider/model" spec. The run's own
-   * provider when absent, which is what you want: only the provider that wrote a compaction
-   * can read it. Give it for compactMessages() and session.compact(), which run outside a run.
+   * The provider that compacts: an LLMProvider or a "provider/model" spec. When absent, the
+   * run's own provider (session.compact(): the agent's; compactMessages(): its `model` when
+   * that is an LLMProvider), which is what you want: only the provider that wrote a
+   * compaction can read it.
    */
   model?: ModelSpec;
   /** Recent tokens kept as they are; the hook's protectedTokens when absent. */

@@ -113,6 +113,30 @@ describe('compact() (POST /v1/responses/compact)', () => {
     });
   });
 
+  it("compacts a session by hand with the agent's own provider (session.compact())", async () => {
+    const server = await serve((request, response) => {
+      if (request.path !== '/v1/responses/compact')
+        return responsesReplies(MODEL, [{ text: 'Noted. '.repeat(300) }])(request, response);
+      return sendJson(response, 200, {
+        object: 'response.compaction',
+        output: [{ id: 'cmp_2', type: 'compaction', encrypted_content: 'gAAAA-session' }],
+        usage: { input_tokens: 700, output_tokens: 40 },
+      });
+    });
+    const provider = createOpenAIResponses({ baseURL: `${server.url}/v1`, apiKey: 'test' })(MODEL);
+    const session = createAgent({ provider }).session();
+    await session.send('Remember this.');
+    await session.send('And this.');
+    const result = await session.compact({ strategy: providerCompactionStrategy(), protectedTokens: 10 });
+    expect(result).toMatchObject({ strategy: 'provider-compaction', messagesBefore: 4 });
+    expect(result.error).toBeUndefined();
+    expect(server.requests.map((r) => r.path)).toContain('/v1/responses/compact');
+    expect(session.messages[0]).toEqual({
+      role: 'assistant',
+      content: [{ type: 'compaction', encrypted: 'gAAAA-session', provider: 'openai', id: 'cmp_2' }],
+    });
+  });
+
   it('ends a compaction that takes longer than requestTimeoutMs, and refuses an answer without a compaction item', async () => {
     const server = await serve(() => {});
     const slow = createOpenAIResponses({

@@ -85,7 +85,7 @@ export function sessionLogReport(title: string, text: string, options: ReportWin
       const mark: ReportMark = {
         step: steps.length + 1,
         kind: 'compaction',
-        what: 'rewrite',
+        what: 'rewritten in the log',
         tokensBefore,
         tokensAfter,
         detail,

@@ -2,7 +2,8 @@
  * Runs to picture, for the run report's tests and for measuring its page: a real agent
  * session saved by FileSessionStore (compacting as it goes), and a long plain transcript.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgent } from '../agent/create-agent.js';
 import { twoPhaseStrategy } from '../compaction/two-phase.js';
@@ -109,4 +110,21 @@ export async function longTranscript(path: string, steps: number): Promise<Messa
   );
   await writeFile(path, JSON.stringify(chat));
   return messages;
+}
+
+/**
+ * A project for the main job's scripted run: twelve 12 KB sources and one 190 KB data file
+ * (more tokens than the scripted window), so the run compacts and shows both its recoveries.
+ */
+export async function demoProject(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'lousho-job-'));
+  await mkdir(join(root, 'src'));
+  for (let i = 0; i < 12; i++) {
+    await writeFile(join(root, 'src', `m${i}.ts`), `export const value${i} = ${i}; // module ${i}\n`.repeat(400));
+  }
+  await writeFile(
+    join(root, 'data.json'),
+    JSON.stringify({ rows: Array.from({ length: 10_000 }, (_, i) => `row ${i} lorem`) }),
+  );
+  return root;
 }

@@ -5,7 +5,8 @@
  * example with tsx, and checks that
  * - neither npm pack nor npm install prints a warning about this package (its scripts, its
  *   manifest) or about an engine the example's packages refuse (EBADENGINE);
- * - each example prints what the README shows under it;
+ * - each example prints what the README shows under it, and type-checks (strict) against the
+ *   package's published declarations;
  * - `npx lousho --version` runs the installed command.
  * It needs the registry and takes a minute or two, so it is not part of `npm test`.
  * Run: npm run check:install (LOUSHO_KEEP=1 keeps the temporary folder).
@@ -19,6 +20,10 @@ import { expectedOutput, installedBy, isExample, pageBlocks, ROOT, setupCommands
 const PACKAGE = '@lousho/build-ai-agent';
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const tsx = join(ROOT, 'node_modules', '.bin', 'tsx');
+const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
+/** Strict settings, as a user's project would have them; Node's types from this repository. */
+const tscOptions = ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--skipLibCheck'];
+const nodeTypes = ['--typeRoots', join(ROOT, 'node_modules', '@types'), '--types', 'node'];
 const work = mkdtempSync(join(tmpdir(), 'lousho-install-'));
 const failures: string[] = [];
 
@@ -82,6 +87,8 @@ for (const [n, example] of examples.entries()) {
     result.status === 0 && result.output === expected,
     `exit ${result.status}\n--- printed\n${result.output}\n--- the README shows\n${expected}`,
   );
+  const types = run(tsc, [...tscOptions, ...nodeTypes, 'example.mts'], project);
+  check(`${where}: type-checks against the published declarations`, types.status === 0, types.output);
   if (n === 0) {
     const bin = run('npx', ['--no-install', 'lousho', '--version'], project);
     check('npx lousho --version runs the installed command', bin.output.includes(version), bin.output);

@@ -224,6 +224,17 @@ describe('the pages speak of the project alone', () => {
     expect(commands.filter(Boolean)).toEqual(['npm ci && npm start', 'npm ci && npm test']);
   });
 
+  it("shows the README's three ways in as docs/three-ways-in.md does, word for word", () => {
+    const code = (page: string) =>
+      pages
+        .find((p) => p.page === page)
+        ?.blocks.filter((b) => b.lang !== 'text' && !b.notRun)
+        .map((b) => b.code) ?? [];
+    const ways = code('docs/three-ways-in.md');
+    expect(ways).toHaveLength(6); // an install line and an example for each way
+    expect(code('README.md').slice(0, ways.length)).toEqual(ways);
+  });
+
   it('never mentions the specification files, folders outside the repository, or its issues', () => {
     for (const { page, text } of pages) {
       expect(text, page).not.toMatch(/\bseeds?\b/i);

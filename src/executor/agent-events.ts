@@ -1,4 +1,4 @@
-import type { AgentEventListener } from '../contracts/agent-event.js';
+import type { AgentEvent, AgentEventListener } from '../contracts/agent-event.js';
 import { configError } from '../errors/lousho-error.js';
 
 const listeners = new Set<AgentEventListener>();
@@ -22,18 +22,27 @@ export function onAgentEvent(listener: AgentEventListener): () => void {
   };
 }
 
+/**
+ * Gives `event` to each listener in turn; a listener that throws is reported on the console
+ * (as `who` listener) and the others still get the event: a listener never ends a run. @internal
+ */
+export function deliver(
+  targets: Iterable<AgentEventListener>,
+  event: AgentEvent,
+  who: string,
+  goesOn = 'the run goes on',
+): void {
+  for (const listener of targets) {
+    try {
+      listener(event);
+    } catch (error) {
+      console.error(`@lousho/build-ai-agent: ${who} listener threw; ${goesOn}.`, error);
+    }
+  }
+}
+
 /** The listener a run adds for onAgentEvent(), or none when nobody listens. @internal */
 export function processListeners(): AgentEventListener[] {
   if (listeners.size === 0) return [];
-  return [
-    (event) => {
-      for (const listener of listeners) {
-        try {
-          listener(event);
-        } catch (error) {
-          console.error('@lousho/build-ai-agent: an onAgentEvent listener threw; the run goes on.', error);
-        }
-      }
-    },
-  ];
+  return [(event) => deliver(listeners, event, 'an onAgentEvent')];
 }

@@ -10,7 +10,7 @@ import { abortable } from '../providers/abortable.js';
 import { isLLMProvider } from '../providers/resolve-provider.js';
 import { traceRunEvents } from '../telemetry/compaction-spans.js';
 import { endRunSpan, startRunSpan } from '../telemetry/tracing.js';
-import { processListeners } from './agent-events.js';
+import { deliver, processListeners } from './agent-events.js';
 import type { RunCheckpoint, ToolApproval } from './approvals.js';
 import { HookRegistry } from './hook-registry.js';
 import { type AgentLimits, checkLimits, reachedLimit } from './limits.js';
@@ -97,15 +97,7 @@ function initialMessages(agent: AgentDefinition, input: AgentInput): Message[] {
 
 function listenerEmit(listeners: AgentEventListener[]): ((event: AgentEvent) => void) | undefined {
   if (listeners.length === 0) return undefined;
-  return (event) => {
-    for (const listener of listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        console.error('@lousho/build-ai-agent: an onEvent listener threw; the run goes on.', error);
-      }
-    }
-  };
+  return (event) => deliver(listeners, event, 'an onEvent');
 }
 
 function checkBudget(run: RunState, limits: AgentLimits): void {

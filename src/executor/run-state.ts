@@ -22,7 +22,8 @@ export class RunState implements RunContext {
   readonly messages: Message[];
   readonly usage: RunUsage = emptyUsage();
   readonly provider: LLMProvider;
-  readonly abortSignal: AbortSignal | undefined;
+  /** The run's abort signal (a loop another framework drives sets it at each step). */
+  abortSignal: AbortSignal | undefined;
   readonly emit: ((event: AgentEvent) => void) | undefined;
   readonly budget: RequestBudget;
   /** The trace context of the run's span, parent of its model and tool spans. */
@@ -36,9 +37,11 @@ export class RunState implements RunContext {
     emit: ((event: AgentEvent) => void) | undefined;
     /** The window the run was configured with (createAgent's compaction.contextWindow), if any. */
     contextWindow?: number | undefined;
+    /** What the run's id starts with: `run` for ours, the framework's name for a loop another framework drives. */
+    idPrefix?: string;
   }) {
     runCounter++;
-    this.runId = `run_${Date.now().toString(36)}_${runCounter}`;
+    this.runId = `${options.idPrefix ?? 'run'}_${Date.now().toString(36)}_${runCounter}`;
     this.messages = options.messages;
     this.provider = options.provider;
     this.abortSignal = options.abortSignal;

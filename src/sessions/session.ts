@@ -1,6 +1,7 @@
 import type { AgentEvent, AgentEventListener } from '../contracts/agent-event.js';
 import type { AgentResult, PendingApproval } from '../contracts/agent-result.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
+import { deliver } from '../executor/agent-events.js';
 import { type AgentStream, streamRun } from '../executor/stream-run.js';
 import type { Message } from '../messages/types.js';
 import { compactSaved } from './compact-saved.js';
@@ -89,13 +90,7 @@ export class Session {
   }
 
   #emit(event: AgentEvent): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        console.error('@lousho/build-ai-agent: a session listener threw; the session goes on.', error);
-      }
-    }
+    deliver(this.#listeners, event, 'a session', 'the session goes on');
   }
 
   /** Runs `body` as this process's only operation on the session, holding its lease, on the state the store holds. */

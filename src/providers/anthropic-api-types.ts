@@ -77,6 +77,10 @@ export interface AnthropicRequestBody {
   thinking?: { type: 'enabled'; budget_tokens: number };
   /** Server-side context management (compaction), passed through from the provider's options. */
   context_management?: Record<string, unknown>;
+  /** Structured outputs: the reply is JSON matching the schema (models of the 4.5 generation on). */
+  output_config?: { format: { type: 'json_schema'; schema: Record<string, unknown> } };
+  /** Which tool the model must call (the forced final-answer tool of models without structured outputs). */
+  tool_choice?: { type: 'auto' } | { type: 'any' } | { type: 'tool'; name: string };
 }
 
 /** A request body and, for each block of each message sent, the index of the transcript message it came from. */

@@ -10,6 +10,7 @@ const GUIDES = [
   'providers-and-local-models.md',
   'api-error-recovery.md',
   'benchmarks.md',
+  'structured-output.md',
 ];
 
 for (const guide of GUIDES) {

@@ -78,7 +78,7 @@ export function encodedForms(secret: string): string[] {
   forms.add(uri);
   forms.add(uri.replaceAll('%20', '+'));
   // Percent escapes are case-insensitive: a server may echo %2f for %2F.
-  forms.add(uri.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()));
+  forms.add(uri.replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase()));
   const bytes = Buffer.from(secret, 'utf8');
   for (let pad = 0; pad < 3; pad++) {
     const b64 = Buffer.concat([Buffer.alloc(pad, 0x20), bytes]).toString('base64');

@@ -48,7 +48,7 @@ const b64url = (text: string) => Buffer.from(text).toString('base64url');
 const lowerPercent = (text: string) => encodeURIComponent(text).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
 
 /** The forms of `secret` found in `text`: literal, URL-encoded (either case), base64 or base64url (inside longer base64 too). */
-export function secretForms(text: string, secret: string): string[] {
+function secretForms(text: string, secret: string): string[] {
   const found: string[] = [];
   const lower = text.toLowerCase();
   if (text.includes(secret)) found.push('literal');

@@ -32,6 +32,20 @@ const read = {
 
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 
+/** A 9-step run reading files on a 6,000-token window, compacted by summarizeStrategy with `summarizer`. */
+async function summarizingRun(summarizer: ReturnType<typeof mockModel>): Promise<void> {
+  const main = mockModel(
+    (_r, i) => (i < 8 ? { toolCalls: [{ name: 'read_file', arguments: { path: `f${i}.ts` } }] } : 'done'),
+    { modelId: 'gpt-4o' },
+  );
+  const agent = createAgent({
+    provider: main,
+    tools: [read],
+    compaction: { contextWindow: 6_000, protectedTokens: 1_000, strategy: summarizeStrategy({ model: summarizer }) },
+  });
+  await agent.send('Read everything');
+}
+
 describe('OpenTelemetry spans', () => {
   it('gives a run one invoke_agent span with a chat span per model call and an execute_tool span per tool call under it', async () => {
     const model = mockModel([{ toolCalls: [{ name: 'read_file', arguments: { path: 'a.ts' } }] }, 'done'], {
@@ -92,17 +106,7 @@ describe('OpenTelemetry spans', () => {
   });
 
   it('marks a compaction span whose summarizer failed as an error, and says why it ran', async () => {
-    const failing = mockModel(() => new Error('summarizer down'), { modelId: 'gpt-4o-mini' });
-    const main = mockModel(
-      (_r, i) => (i < 8 ? { toolCalls: [{ name: 'read_file', arguments: { path: `f${i}.ts` } }] } : 'done'),
-      { modelId: 'gpt-4o' },
-    );
-    const agent = createAgent({
-      provider: main,
-      tools: [read],
-      compaction: { contextWindow: 6_000, protectedTokens: 1_000, strategy: summarizeStrategy({ model: failing }) },
-    });
-    await agent.send('Read everything');
+    await summarizingRun(mockModel(() => new Error('summarizer down'), { modelId: 'gpt-4o-mini' }));
     const compactions = exporter
       .getFinishedSpans()
       .filter((s) => s.attributes['gen_ai.operation.name'] === 'compaction');
@@ -135,16 +139,7 @@ describe('OpenTelemetry spans', () => {
 
   it("gives the summarizer's call a chat span with lousho.call.purpose 'compaction' under the run's span", async () => {
     const summarizer = mockModel(() => 'Summary.', { modelId: 'gpt-4o-mini' });
-    const main = mockModel(
-      (_r, i) => (i < 8 ? { toolCalls: [{ name: 'read_file', arguments: { path: `f${i}.ts` } }] } : 'done'),
-      { modelId: 'gpt-4o' },
-    );
-    const agent = createAgent({
-      provider: main,
-      tools: [read],
-      compaction: { contextWindow: 6_000, protectedTokens: 1_000, strategy: summarizeStrategy({ model: summarizer }) },
-    });
-    await agent.send('Read everything');
+    await summarizingRun(summarizer);
     const spans = exporter.getFinishedSpans();
     const run = spans.find((s) => s.name.startsWith('invoke_agent'));
     const compaction = spans.filter((s) => s.attributes['lousho.call.purpose'] === 'compaction');

@@ -18,6 +18,6 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'docs/**/*.test.ts'],
     testTimeout: 30_000,
     // The *.test-d.ts type tests (public generics) run as tests of their own, checked by tsc.
-    typecheck: { enabled: true, include: ['src/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    typecheck: { enabled: true, include: ['src/**/*.test-d.ts'], tsconfig: './tsconfig.typecheck.json' },
   },
 });

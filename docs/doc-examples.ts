@@ -7,6 +7,9 @@
  * example is what the example prints; an example without one says what it prints with
  * `// prints: <line>` comments. A block the tests do not run carries `<!-- not run: <reason> -->`
  * on the line before it, with one of the reasons of {@link NOT_RUN_REASONS}, each checked.
+ * A ```js block whose first line is `// <file name>: <what it is>` is a file of the reader's
+ * project (an MCP server the examples start, say): it is written into the folder of every
+ * example after it on the page.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -90,6 +93,19 @@ function isExampleLang(lang: string): boolean {
 /** Whether a block is an example (run and checked) rather than set-up, output or prose. */
 export function isExample(block: DocBlock): boolean {
   return block.notRun === undefined && (block.lang === 'ts' || (block.lang === 'sh' && block.output !== undefined));
+}
+
+/** The name of the project file a block is (see the module comment), or undefined when it is not one. */
+export function projectFileName(block: DocBlock): string | undefined {
+  if (block.lang !== 'js') return undefined;
+  return /^\/\/ ([\w.-]+\.(?:mjs|cjs|js|json)): /.exec(block.code)?.[1];
+}
+
+/** The project files (see {@link projectFileName}) a page has before a block. */
+export function filesBefore(blocks: DocBlock[], block: DocBlock): { name: string; code: string }[] {
+  return blocks
+    .filter((b) => b.index < block.index && projectFileName(b) !== undefined)
+    .map((b) => ({ name: projectFileName(b) as string, code: b.code }));
 }
 
 /** The set-up blocks (```sh without output, not marked) of a page that come before a block. */

@@ -19,6 +19,7 @@ import {
   NOT_RUN_REASONS,
   packageName,
   pageBlocks,
+  projectFileName,
   ROOT,
   setupBefore,
 } from './doc-examples.js';
@@ -80,8 +81,11 @@ describe('every code block of the README and the guides is run, or marked with a
     expect(allBlocks.filter(isExample).length).toBeGreaterThan(30);
   });
 
-  it('names a language on every block, one the tests know (ts and sh are run, text is output or prose)', () => {
-    for (const b of allBlocks) expect(['ts', 'sh', 'text'], `${where(b)} is a \`\`\`${b.lang} block`).toContain(b.lang);
+  it('names a language on every block, one the tests know (ts and sh are run, text is output or prose, js a project file)', () => {
+    for (const b of allBlocks)
+      expect(['ts', 'sh', 'text', 'js'], `${where(b)} is a \`\`\`${b.lang} block`).toContain(b.lang);
+    for (const b of allBlocks.filter((x) => x.lang === 'js'))
+      expect(projectFileName(b), `${where(b)}: a js block opens with // <file name>: <what it is>`).toBeDefined();
   });
 
   it('shows what each example prints, one way', () => {
@@ -134,7 +138,7 @@ describe('every code block of the README and the guides is run, or marked with a
 describe('install lines', () => {
   it('precede each example with the packages it imports and the optional peers it loads', () => {
     for (const { blocks } of pages) {
-      for (const b of blocks.filter((x) => isExample(x) && x.lang === 'ts')) {
+      for (const b of blocks.filter((x) => (isExample(x) && x.lang === 'ts') || projectFileName(x) !== undefined)) {
         const needs = new Set(importedPackages(b.code));
         for (const [peer, use] of Object.entries(PEER_USES)) if (use?.test(b.code)) needs.add(peer);
         if (needs.size === 0) continue;

@@ -4,26 +4,43 @@
  * is neither run here nor marked as not runnable fails doc-hygiene.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { docPages, expectedOutput, isExample, pageBlocks, setupCommands } from './doc-examples.js';
+import { docPages, expectedOutput, filesBefore, isExample, pageBlocks, setupCommands } from './doc-examples.js';
 import { runExample } from './run-example.js';
 
 // The examples read PostgreSQL's address from DATABASE_URL, as an application would; the test suite's is LOUSHO_PG_URL.
 if (process.env.LOUSHO_PG_URL) process.env.DATABASE_URL = process.env.LOUSHO_PG_URL;
+
+/** The servers an example talks to, by the variable it reads, and the variable that names one for the tests. */
+const SERVERS = [
+  { reads: 'process.env.REDIS_URL', given: 'REDIS_URL', what: 'a Redis server' },
+  { reads: 'process.env.DATABASE_URL', given: 'LOUSHO_PG_URL', what: 'a PostgreSQL server' },
+];
+
+/** Why an example cannot run here: it needs a server that no variable names (the tests use no other). */
+function missingServer(code: string): string | undefined {
+  const missing = SERVERS.find((s) => code.includes(s.reads) && !process.env[s.given]);
+  return missing && `skipped: it needs ${missing.what} and ${missing.given} names none`;
+}
 
 for (const page of docPages()) {
   const blocks = pageBlocks(page);
   const examples = blocks.filter(isExample);
   if (examples.length === 0) continue;
   describe(page, () => {
-    it.each(
+    it.for(
       examples.map((block) => ({ ...block, name: `example ${block.index} (line ${block.line}, ${block.heading})` })),
-    )('$name runs as written and prints what the page shows', async (block) => {
+    )('$name runs as written and prints what the page shows', async (block, context) => {
+      const why = missingServer(block.code);
+      if (why !== undefined) {
+        console.warn(`${block.page} ${block.name}: ${why}`);
+        context.skip(why);
+      }
       const expected = expectedOutput(block);
       expect(
         expected,
         'the example shows what it prints (a ```text block after it, or // prints: lines)',
       ).toBeDefined();
-      expect(await runExample(block, setupCommands(blocks, block))).toBe(expected);
+      expect(await runExample(block, setupCommands(blocks, block), filesBefore(blocks, block))).toBe(expected);
     });
   });
 }

@@ -8,7 +8,7 @@
  * install line names each one it imports.
  */
 import { readFileSync } from 'node:fs';
-import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatWithOptions } from 'node:util';
@@ -90,11 +90,18 @@ async function runShell(code: string, dir: string, printed: Printed): Promise<vo
 }
 
 /**
- * Runs an example in a fresh project folder after the set-up commands above it on its page, and
- * resolves to what it printed. The folder's package.json names what its install line names.
+ * Runs an example in a fresh project folder holding the page's project files above it, after the
+ * set-up commands above it on its page, and resolves to what it printed. The folder's package.json names what its install line names.
  */
-export async function runExample(block: DocBlock, setup: string[]): Promise<string> {
+export async function runExample(
+  block: DocBlock,
+  setup: string[],
+  files: readonly { name: string; code: string }[] = [],
+): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'lousho-doc-'));
+  // A project file runs in a process of its own (`node server.mjs`): it finds its packages where the reader's would be.
+  if (files.length > 0) await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  for (const file of files) await writeFile(join(dir, file.name), file.code);
   const installed = setup.flatMap((line) => installedBy(line) ?? []);
   const dependencies = Object.fromEntries(installed.map((name) => [name, '*']));
   await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true, dependencies }, null, 2));

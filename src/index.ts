@@ -1,3 +1,4 @@
+export type { AgentSession } from './agent/agent-session.js';
 export type {
   Agent,
   AgentConfig,

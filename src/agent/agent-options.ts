@@ -1,6 +1,7 @@
 import type { ModelSpec } from '../contracts/llm-provider.js';
 import { checkNumber, checkOptions, describe } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
+import { isStandardSchema } from '../executor/tool-registry.js';
 import { getModelInfo, splitModelId } from '../models/registry.js';
 import { checkReasoningOptions } from '../providers/reasoning-options.js';
 import { isLLMProvider } from '../providers/resolve-provider.js';
@@ -81,9 +82,10 @@ export function checkCreateAgentOptions(options: CreateAgentOptions): ModelSpec 
   });
   checkNumber(options.temperature, 'temperature', 'createAgent()', { min: 0 });
   checkReasoningOptions(options.reasoning, 'createAgent()');
-  if (options.outputSchema !== undefined && (typeof options.outputSchema !== 'object' || options.outputSchema === null))
+  const schema = options.outputSchema as unknown;
+  if (schema !== undefined && (typeof schema !== 'object' || schema === null) && !isStandardSchema(schema))
     throw configError(
-      'createAgent(): outputSchema must be a Standard Schema validator (zod 4, valibot) or a JSON Schema object.',
+      'createAgent(): outputSchema must be a Standard Schema validator (zod 4, valibot, arktype) or a JSON Schema object.',
       { option: 'outputSchema' },
     );
   return spec;

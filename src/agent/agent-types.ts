@@ -14,8 +14,8 @@ import type { OutputSchema } from '../executor/structured-output.js';
 import type { Tool } from '../executor/tool.js';
 import type { ToolRegistry } from '../executor/tool-registry.js';
 import type { Message } from '../messages/types.js';
-import type { Session } from '../sessions/session.js';
 import type { SessionStore } from '../sessions/store.js';
+import type { AgentSession } from './agent-session.js';
 import type { McpServerConfig } from './mcp-server-config.js';
 import type { ToolSearchOptions } from './tool-search.js';
 
@@ -72,7 +72,7 @@ export interface CreateAgentOptions {
    * MCP servers whose tools the agent may call: stdio servers `{ name, command, args?, env?, cwd? }`
    * and streamable-HTTP servers `{ name, url, headers? }`, connected on the first run (the
    * optional peer `@modelcontextprotocol/sdk` is loaded then). `prefix` renames a server's tools.
-   * agent.close() ends them.
+   * agent.close() ends them; each session has servers of its own, which session.close() ends.
    */
   mcpServers?: McpServerConfig[];
   /**
@@ -113,14 +113,20 @@ export interface Agent<Output = unknown> extends AgentDefinition {
   readonly hooks: HookRegistry;
   /** The model, resolved on first use. */
   provider(): LLMProvider;
-  /** Ends the MCP servers the agent started (and its connections to the others); a later run connects again. */
+  /**
+   * Ends the MCP servers the agent started, its sessions' included (and its connections to the
+   * others); a later run connects again. `await using agent = createAgent(...)` calls it at the end of the block.
+   */
   close(): Promise<void>;
+  /** close(), for `await using`. */
+  [Symbol.asyncDispose](): Promise<void>;
   /**
    * A conversation that lasts across turns, saved to a store (in memory by default).
    * `compaction` takes the same value as createAgent({ compaction }) and replaces the
-   * agent's own for this session.
+   * agent's own for this session. Its turns use MCP servers of their own, which session.close()
+   * (or `await using`) ends.
    */
-  session(options?: AgentSessionOptions): Session;
+  session(options?: AgentSessionOptions): AgentSession;
 }
 
 /** Options of agent.session(). */

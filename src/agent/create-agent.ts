@@ -12,9 +12,9 @@ import { type OutputSchema, outputSpecOf } from '../executor/structured-output.j
 import type { InferSchema, Tool } from '../executor/tool.js';
 import { ToolRegistry } from '../executor/tool-registry.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
-import { Session } from '../sessions/session.js';
 import { MemorySessionStore } from '../sessions/store.js';
 import { checkCreateAgentOptions, checkPriceKnown, checkRunOptions } from './agent-options.js';
+import { AgentSession } from './agent-session.js';
 import type { Agent, AgentSessionOptions, CreateAgentOptions, RunOptions } from './agent-types.js';
 import { compactionOptionsFor, hookFor, recallToolsFor, withSummarizer } from './compaction-option.js';
 import { checkMcpServers } from './mcp-server-config.js';
@@ -40,11 +40,14 @@ export function createAgent<const S extends OutputSchema | undefined = undefined
   const hooks = new HookRegistry(options.hooks ?? []);
   const compactionHook = hookFor(agentCompaction);
   if (compactionHook !== undefined) hooks.register(compactionHook);
+  const mcpServers = checkMcpServers(options.mcpServers);
   const mcp = new McpToolSet(
-    checkMcpServers(options.mcpServers),
+    mcpServers,
     tools.list().map((t) => t.name),
   );
   const mcpTools = async (): Promise<Tool<unknown, unknown>[]> => (mcp.size === 0 ? [] : mcp.tools());
+  /** The MCP tool sets of sessions whose turns connected them, until the session's close() (agent.close() ends them all). */
+  const sessionSets = new Set<McpToolSet>();
   const search = checkToolSearch(options.toolSearch);
   const toolSearch = search === undefined ? undefined : createToolSearch(search);
   let provider: LLMProvider | undefined;
@@ -102,7 +105,12 @@ export function createAgent<const S extends OutputSchema | undefined = undefined
       checkRunOptions(run);
       return streamRun(async (emit) => executeRun(params(input, run, hooks, await mcpTools()), emit));
     },
-    close: () => mcp.close(),
+    close: async () => {
+      const sets = [mcp, ...sessionSets];
+      sessionSets.clear();
+      await Promise.all(sets.map((set) => set.close()));
+    },
+    [Symbol.asyncDispose]: () => agent.close(),
     session(sessionOptions = {}) {
       checkOptions<AgentSessionOptions>(sessionOptions, 'agent.session()', ['id', 'store', 'compaction', 'leaseMs']);
       const id = sessionOptions.id;
@@ -113,24 +121,45 @@ export function createAgent<const S extends OutputSchema | undefined = undefined
       const own = sessionOptions.compaction === undefined ? undefined : compactionOptionsFor(sessionOptions.compaction);
       let sessionHooks = hooks;
       const sessionTools = recallToolsFor(own);
+      // A session's turns use MCP servers of their own, which its close() ends.
+      const ownMcp =
+        mcpServers.length === 0
+          ? undefined
+          : new McpToolSet(
+              mcpServers,
+              [...tools.list(), ...sessionTools].map((t) => t.name),
+            );
+      const ownMcpTools = async () => {
+        if (ownMcp === undefined) return [];
+        sessionSets.add(ownMcp);
+        return ownMcp.tools();
+      };
       if (sessionOptions.compaction !== undefined) {
         sessionHooks = new HookRegistry(options.hooks ?? []);
         const hook = hookFor(own);
         if (hook !== undefined) sessionHooks.register(hook);
       }
-      return new Session({
-        id: sessionOptions.id ?? randomUUID(),
-        store: sessionOptions.store ?? new MemorySessionStore(),
-        ...(sessionOptions.leaseMs === undefined ? {} : { leaseMs: sessionOptions.leaseMs }),
-        runner: {
-          run: async (messages, turn, emit) =>
-            executeRun(params(messages, turn, sessionHooks, [...sessionTools, ...(await mcpTools())]), emit),
-          provider: getProvider,
-          compaction: sessionOptions.compaction === undefined ? agentCompaction : own,
-          instructions: options.instructions,
-          tool: (name) => tools.get(name) ?? mcp.listed().find((t) => t.name === name),
+      const close = async () => {
+        if (ownMcp === undefined) return;
+        sessionSets.delete(ownMcp);
+        await ownMcp.close();
+      };
+      return new AgentSession(
+        {
+          id: sessionOptions.id ?? randomUUID(),
+          store: sessionOptions.store ?? new MemorySessionStore(),
+          ...(sessionOptions.leaseMs === undefined ? {} : { leaseMs: sessionOptions.leaseMs }),
+          runner: {
+            run: async (messages, turn, emit) =>
+              executeRun(params(messages, turn, sessionHooks, [...sessionTools, ...(await ownMcpTools())]), emit),
+            provider: getProvider,
+            compaction: sessionOptions.compaction === undefined ? agentCompaction : own,
+            instructions: options.instructions,
+            tool: (name) => tools.get(name) ?? ownMcp?.listed().find((t) => t.name === name),
+          },
         },
-      });
+        close,
+      );
     },
   };
   return agent;

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { LoushoError, toError } from '../errors/lousho-error.js';
-import { redactText, registerSecretHeaders } from '../errors/redact.js';
+import { redactedCopy, redactText, registerSecretHeaders } from '../errors/redact.js';
 import type { McpServerConfig } from './mcp-server-config.js';
 
 export type { McpToolInfo };
@@ -11,7 +11,8 @@ export function mcpServerError(server: string, what: string, cause: unknown): Lo
   return new LoushoError(
     'LOUSHO_MCP_SERVER_FAILED',
     `MCP server '${server}' ${what}: ${redactText(toError(cause).message)}. Check its command, url and the server's own log.`,
-    { cause, details: { server } },
+    // The SDK's error may quote what the server answered (a header it echoed): kept only as a redacted copy.
+    { cause: redactedCopy(cause), details: { server } },
   );
 }
 

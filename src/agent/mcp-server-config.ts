@@ -1,4 +1,4 @@
-import { checkOptions, describe } from '../errors/check-options.js';
+import { checkNumber, checkOptions, describe } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
 
 /** An MCP server the agent starts as a child process and speaks to over its stdin and stdout. */
@@ -17,6 +17,8 @@ export interface McpStdioServerConfig {
   prefix?: string;
   /** Ask before running: true for every tool of the server, or the (server-side) names of those that ask. */
   needsApproval?: boolean | string[];
+  /** The longest result of its tools the transcript keeps, in characters (see Tool.maxResultChars; 2,000,000 by default). */
+  maxResultChars?: number;
 }
 
 /** An MCP server reached over streamable HTTP. */
@@ -31,13 +33,31 @@ export interface McpHttpServerConfig {
   prefix?: string;
   /** Ask before running: true for every tool of the server, or the (server-side) names of those that ask. */
   needsApproval?: boolean | string[];
+  /** The longest result of its tools the transcript keeps, in characters (see Tool.maxResultChars; 2,000,000 by default). */
+  maxResultChars?: number;
 }
 
 /** One entry of createAgent({ mcpServers }): a stdio server (`command`) or a streamable-HTTP server (`url`). */
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
 
-const STDIO_KEYS: (keyof McpStdioServerConfig)[] = ['name', 'command', 'args', 'env', 'cwd', 'prefix', 'needsApproval'];
-const HTTP_KEYS: (keyof McpHttpServerConfig)[] = ['name', 'url', 'headers', 'prefix', 'needsApproval'];
+const STDIO_KEYS: (keyof McpStdioServerConfig)[] = [
+  'name',
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'prefix',
+  'needsApproval',
+  'maxResultChars',
+];
+const HTTP_KEYS: (keyof McpHttpServerConfig)[] = [
+  'name',
+  'url',
+  'headers',
+  'prefix',
+  'needsApproval',
+  'maxResultChars',
+];
 
 function stringRecord(value: unknown, where: string): void {
   if (value === undefined) return;
@@ -86,6 +106,11 @@ export function checkMcpServers(value: unknown): McpServerConfig[] {
     )
       throw configError(`${at}.needsApproval must be true, false or an array of tool names.`, {
         option: `${at}.needsApproval`,
+      });
+    if (e.maxResultChars !== Number.POSITIVE_INFINITY)
+      checkNumber(e.maxResultChars, 'maxResultChars', `createAgent(): MCP server '${e.name}'`, {
+        min: 1,
+        integer: true,
       });
     if (!stdio && !URL.canParse(e.url as string))
       throw configError(`${at}.url is not a URL: ${describe(e.url)}.`, { option: `${at}.url` });

@@ -1,19 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ModelRequest } from '../contracts/model-request.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import { contentText } from '../messages/content.js';
-import { commandFor } from '../test-support/child-process.js';
 import { rejection } from '../test-support/errors.js';
 import { type McpHttpTestServer, startMcpHttpServer } from '../test-support/mcp-http-server.js';
+import { isRunning, stdioMcpServer as stdioServer, until } from '../test-support/mcp-stdio-config.js';
 import { type MockReply, mockModel } from '../testing/mock-model.js';
 import type { Agent } from './agent-types.js';
 import { createAgent } from './create-agent.js';
-import type { McpStdioServerConfig } from './mcp-server-config.js';
-import { SEARCH_TOOL_NAME } from './tool-search.js';
 
 const open: Agent[] = [];
 const servers: McpHttpTestServer[] = [];
@@ -21,19 +16,6 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((a) => a.close()));
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
-
-async function stdioServer(name: string, args: string[] = [], extra: Partial<McpStdioServerConfig> = {}) {
-  const log = join(await mkdtemp(join(tmpdir(), 'lousho-mcp-')), 'log');
-  const config: McpStdioServerConfig = {
-    name,
-    command: process.execPath,
-    args: [...(await commandFor('mcp-stdio-server.ts')), ...args],
-    env: { MCP_TEST_LOG: log },
-    ...extra,
-  };
-  const lines = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n') : []);
-  return { config, lines };
-}
 
 function agentWith(options: Parameters<typeof createAgent>[0]): Agent {
   const agent = createAgent(options);
@@ -44,11 +26,6 @@ function agentWith(options: Parameters<typeof createAgent>[0]): Agent {
 const call = (name: string, args: unknown = {}, id = 'c1'): MockReply => ({
   toolCalls: [{ id, name, arguments: args }],
 });
-
-/** Waits until `check` holds, reading again after each turn of the event loop (no timed wait). */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((r) => setTimeout(r, 20));
-}
 
 describe('createAgent({ mcpServers })', () => {
   it('calls a tool of a stdio MCP server and gives the model its result', async () => {
@@ -138,53 +115,13 @@ describe('createAgent({ mcpServers })', () => {
   });
 
   it('ends the stdio servers it started on agent.close()', async () => {
-    const { config, lines } = await stdioServer('local');
+    const { config, pids } = await stdioServer('local');
     const agent = agentWith({ provider: mockModel(['ok']), mcpServers: [config] });
     await agent.send('go');
-    const pid = Number(
-      lines()
-        .find((l) => l.startsWith('pid'))
-        ?.split(' ')[1],
-    );
-    expect(() => process.kill(pid, 0)).not.toThrow();
+    const [pid] = pids();
+    expect(isRunning(pid ?? -1)).toBe(true);
     await agent.close();
-    await until(() => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    });
-  });
-
-  it('stops before an MCP tool that needs approval and runs it once approved', async () => {
-    const { config } = await stdioServer('local', [], { needsApproval: ['echo'] });
-    const agent = agentWith({ provider: mockModel([call('echo', { text: 'ok?' }), 'done']), mcpServers: [config] });
-    const paused = await agent.send('go');
-    expect(paused.status).toBe('awaiting_approval');
-    expect(paused.pendingApprovals).toEqual([{ toolCallId: 'c1', toolName: 'echo', arguments: { text: 'ok?' } }]);
-    const done = await agent.send(paused.messages, { approvals: { c1: true } });
-    expect(done.messages.at(-2)).toMatchObject({ toolName: 'echo', content: 'echo: ok?' });
-  });
-
-  it('finds MCP tools through tool search when the list is long', async () => {
-    const { config } = await stdioServer('big', ['0', '200']);
-    const seen: string[][] = [];
-    const step = (request: ModelRequest, i: number): MockReply | string => {
-      seen.push((request.tools ?? []).map((t) => t.name));
-      if (i === 0) return call(SEARCH_TOOL_NAME, { query: 'echo the text back' }, 's1');
-      if (i === 1) return call('echo', { text: 'found' }, 'e1');
-      return 'ok';
-    };
-    const result = await agentWith({
-      provider: mockModel(step),
-      mcpServers: [config],
-      toolSearch: { contextWindow: 16_000 },
-    }).send('go');
-    expect(seen[0]).toEqual([SEARCH_TOOL_NAME]);
-    expect(seen[1]).toContain('echo');
-    expect(result.messages.at(-2)).toMatchObject({ toolName: 'echo', content: 'echo: found' });
+    await until(() => !isRunning(pid ?? -1));
   });
 
   it('calls a tool of a streamable-HTTP server on loopback, sending its headers', async () => {

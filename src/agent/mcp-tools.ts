@@ -20,12 +20,13 @@ function callableName(name: string): string {
 }
 
 function toTool(connection: McpConnection, info: McpToolInfo): AnyTool {
-  const { prefix, needsApproval: ask } = connection.config;
+  const { prefix, needsApproval: ask, maxResultChars } = connection.config;
   const name = callableName(`${prefix ?? ''}${info.name}`);
   const needsApproval = ask === true || (Array.isArray(ask) && ask.includes(info.name));
   return {
     ...(needsApproval ? { needsApproval } : {}),
     ...(info.annotations?.idempotentHint === true ? { idempotent: true } : {}),
+    ...(maxResultChars === undefined ? {} : { maxResultChars }),
     name,
     ...(info.description === undefined ? {} : { description: info.description }),
     parameters: { type: 'object', ...(info.inputSchema as JSONSchema) },

@@ -67,16 +67,18 @@ function safeDecode(text: string): string {
 const MIN_ENCODED_LENGTH = 12;
 
 /**
- * The forms a secret may be echoed in besides itself: URL-encoded (encodeURIComponent and
- * form encoding), and base64 and base64url at each of the three alignments it can have inside a
- * longer base64 text (a Basic `user:key` header, a JSON blob), each cut to the characters that
- * depend on the secret alone.
+ * The forms a secret may be echoed in besides itself: URL-encoded (encodeURIComponent, its
+ * escapes in lower case, and form encoding), and base64 and base64url at each of the three
+ * alignments it can have inside a longer base64 text (a Basic `user:key` header, a JSON blob),
+ * each cut to the characters that depend on the secret alone.
  */
 export function encodedForms(secret: string): string[] {
   const forms = new Set<string>();
   const uri = encodeURIComponent(secret);
   forms.add(uri);
   forms.add(uri.replaceAll('%20', '+'));
+  // Percent escapes are case-insensitive: a server may echo %2f for %2F.
+  forms.add(uri.replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase()));
   const bytes = Buffer.from(secret, 'utf8');
   for (let pad = 0; pad < 3; pad++) {
     const b64 = Buffer.concat([Buffer.alloc(pad, 0x20), bytes]).toString('base64');

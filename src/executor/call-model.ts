@@ -5,10 +5,12 @@ import type { ModelRequest } from '../contracts/model-request.js';
 import type { ModelResponse } from '../contracts/model-response.js';
 import { ReplyAssembler } from '../providers/reply-assembler.js';
 import { endChatSpan, startChatSpan } from '../telemetry/tracing.js';
+import { limitToolArguments } from './tool-limits.js';
 
 /**
  * One model call of a step. With listeners it streams, reporting text as it arrives;
- * without, it waits for the whole reply.
+ * without, it waits for the whole reply. Tool calls whose arguments pass a limit come back
+ * with stand-in arguments (see limitToolArguments).
  */
 export async function callModel(
   provider: LLMProvider,
@@ -23,7 +25,8 @@ export async function callModel(
     request,
   });
   try {
-    const response = await callModelOnce(provider, request, emit, where);
+    // Arguments nested too deep or too long are refused here, before anything serializes them.
+    const response = limitToolArguments(await callModelOnce(provider, request, emit, where));
     endChatSpan(span, { response });
     return response;
   } catch (error) {

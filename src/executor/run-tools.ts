@@ -3,6 +3,7 @@ import type { AgentEvent } from '../contracts/agent-event.js';
 import { abortedError, LoushoError, toError } from '../errors/lousho-error.js';
 import type { ToolCall, ToolMessage } from '../messages/types.js';
 import { inToolSpan } from '../telemetry/tracing.js';
+import { cutToolResult, DEFAULT_MAX_TOOL_RESULT_CHARS, refusedArgumentsError } from './tool-limits.js';
 import type { ToolRegistry } from './tool-registry.js';
 import { validateToolArguments } from './tool-registry.js';
 
@@ -33,6 +34,8 @@ async function runOne(
       isError: true,
     };
   }
+  const refused = refusedArgumentsError(call);
+  if (refused !== undefined) return { text: `Error: ${refused.message}`, isError: true };
   const checked = await validateToolArguments(tool, call.arguments);
   if (!checked.ok) {
     return {
@@ -46,18 +49,24 @@ async function runOne(
       toolCallId: call.id,
       ...(abortSignal === undefined ? {} : { abortSignal }),
     });
-    return { text: resultText(value), isError: false };
+    return {
+      text: cutToolResult(resultText(value), tool.maxResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS),
+      isError: false,
+    };
   } catch (error) {
     // A tool's server that is gone ends the run with its typed error; any other failure is the model's to read.
     if (LoushoError.isInstance(error) && error.code === 'LOUSHO_MCP_SERVER_FAILED') throw error;
-    return { text: `Error: ${toError(error).message}`, isError: true };
+    const text = `Error: ${toError(error).message}`;
+    return { text: cutToolResult(text, tool.maxResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS), isError: true };
   }
 }
 
 /**
  * Runs the tool calls of one assistant turn concurrently and resolves to their result
- * messages in call order. A missing tool, invalid arguments or a throwing tool become an
- * error result the model can read; nothing here rejects.
+ * messages in call order. A missing tool, invalid or refused arguments (see limitToolArguments)
+ * or a throwing tool become an error result the model can read. A result longer than the
+ * tool's maxResultChars (DEFAULT_MAX_TOOL_RESULT_CHARS) is cut with a marker. Only an MCP
+ * server that is gone rejects.
  */
 export async function runToolCalls(
   calls: readonly ToolCall[],

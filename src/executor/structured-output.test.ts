@@ -1,10 +1,28 @@
+import * as v from 'valibot';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../agent/create-agent.js';
 import { chatRequestBody } from '../providers/openai-messages.js';
 import { rejection } from '../test-support/errors.js';
 import { mockModel } from '../testing/mock-model.js';
-import { jsonSchema, tool } from './tool.js';
+import { jsonSchema, type StandardSchemaV1, tool } from './tool.js';
+
+/** A Standard Schema validator that is a function and carries Standard JSON Schema, as arktype's types are. */
+function callableSchema(): ((value: unknown) => unknown) & StandardSchemaV1<unknown, { city: string }> {
+  const validate = (value: unknown) =>
+    typeof (value as { city?: unknown })?.city === 'string'
+      ? { value: value as { city: string } }
+      : { issues: [{ message: 'must be a string', path: ['city'] }] };
+  const json = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+  return Object.assign((value: unknown) => validate(value), {
+    '~standard': {
+      version: 1 as const,
+      vendor: 'arktype',
+      validate,
+      jsonSchema: { input: () => ({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...json }) },
+    },
+  });
+}
 
 describe('createAgent({ outputSchema })', () => {
   it('sends a zod schema to the provider as real JSON Schema, not zod internals', async () => {
@@ -91,6 +109,63 @@ describe('createAgent({ outputSchema })', () => {
     expect(loose.response_format?.json_schema.strict).toBe(false);
   });
 });
+
+describe('Standard Schema validators of other libraries', () => {
+  it('refuses a valibot schema without @valibot/to-json-schema, saying what to install and pass', () => {
+    const attempt = () => createAgent({ provider: mockModel([]), outputSchema: v.object({ city: v.string() }) });
+    expect(attempt).toThrow(
+      /outputSchema: its valibot schema gives no JSON Schema.*npm install @valibot\/to-json-schema, then pass toStandardJsonSchema\(schema\)/,
+    );
+    expect(rejectionOf(attempt)).toMatchObject({
+      code: 'LOUSHO_CONFIG_INVALID',
+      details: { vendor: 'valibot', install: '@valibot/to-json-schema' },
+    });
+    const asTool = () =>
+      createAgent({
+        provider: mockModel([]),
+        tools: [tool({ name: 't', parameters: v.object({ a: v.string() }), execute: () => '' })],
+      });
+    expect(asTool).toThrow(/Tool 't': its valibot schema gives no JSON Schema/);
+  });
+
+  it('takes a valibot schema given Standard JSON Schema (what toStandardJsonSchema() adds), validating with valibot', async () => {
+    const schema = v.object({ city: v.string() });
+    const withJson = {
+      '~standard': { ...schema['~standard'], jsonSchema: { input: () => ({ type: 'object', required: ['city'] }) } },
+    } as StandardSchemaV1<unknown, { city: string }>;
+    const model = mockModel(['{"city":1}', '{"city":"Oslo"}']);
+    const result = await createAgent({ provider: model, outputSchema: withJson }).send('q');
+    expect(model.calls[0]?.outputSchema).toEqual({ type: 'object', required: ['city'] });
+    expect(result.output).toEqual({ city: 'Oslo' });
+    expect(String(model.calls[1]?.messages.at(-1)?.content)).toMatch(/city: Invalid type/);
+  });
+
+  it("takes a validator that is a function, as arktype's types are, for the output and for a tool", async () => {
+    const model = mockModel([
+      { toolCalls: [{ id: 'c', name: 'where', arguments: { city: 'Oslo' } }] },
+      '{"city":"Bergen"}',
+    ]);
+    const where = tool({ name: 'where', parameters: callableSchema(), execute: ({ city }) => `in ${city}` });
+    const result = await createAgent({ provider: model, outputSchema: callableSchema(), tools: [where] }).send('q');
+    expect(model.calls[0]?.outputSchema).toEqual({
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+    });
+    expect(model.calls[0]?.tools?.[0]?.parameters).toMatchObject({ required: ['city'] });
+    expect(result.messages[2]).toMatchObject({ content: 'in Oslo' });
+    expect(result.output).toEqual({ city: 'Bergen' });
+  });
+});
+
+function rejectionOf(attempt: () => unknown): unknown {
+  try {
+    attempt();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
 
 describe('tool({ parameters: jsonSchema<T>() })', () => {
   it('types the arguments by T and validates them against the schema', async () => {

@@ -1,6 +1,6 @@
 import type { JSONSchema } from '../contracts/json-schema.js';
 import type { ToolDefinition } from '../contracts/tool-definition.js';
-import { configError } from '../errors/lousho-error.js';
+import { configError, LoushoError, toError } from '../errors/lousho-error.js';
 import { checkJsonSchema } from './json-schema-check.js';
 import { checkToolDefinition, type StandardSchemaV1, type Tool } from './tool.js';
 
@@ -8,27 +8,58 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 type AnyTool = Tool<unknown, unknown>;
 
-/** Whether a value is a Standard Schema validator (zod 4, valibot, arktype). */
+/**
+ * Whether a value is a Standard Schema validator (zod 4, valibot, arktype): an object or a
+ * function (arktype's types are callable) with the `~standard` property.
+ */
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
-  return typeof value === 'object' && value !== null && '~standard' in value;
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && '~standard' in value;
+}
+
+/** What to install or pass for a validator of `vendor` that gives no JSON Schema. */
+function jsonSchemaAdvice(vendor: string): { advice: string; install?: string } {
+  if (vendor === 'valibot')
+    return {
+      advice:
+        "valibot gives one through @valibot/to-json-schema: npm install @valibot/to-json-schema, then pass toStandardJsonSchema(schema) (import { toStandardJsonSchema } from '@valibot/to-json-schema')",
+      install: '@valibot/to-json-schema',
+    };
+  if (vendor === 'zod') return { advice: 'zod gives one from version 4.2 on: npm install zod@^4.2' };
+  if (vendor === 'arktype') return { advice: 'arktype gives one in its recent 2.x versions: npm install arktype@^2.2' };
+  return { advice: 'use a validator that implements Standard JSON Schema (~standard.jsonSchema)' };
 }
 
 /**
  * A schema as JSON Schema: a plain JSON Schema as it is, a Standard Schema validator through
- * Standard JSON Schema (or zod's toJSONSchema()). `what` names it in the error ("Tool 'x'").
+ * Standard JSON Schema (`~standard.jsonSchema.input`), or zod's toJSONSchema(). `what` names it
+ * in the error ("Tool 'x'"). A validator that gives none is refused with LOUSHO_CONFIG_INVALID
+ * saying what to install or pass (details.vendor, details.install).
  */
 export function schemaToJson(schema: StandardSchemaV1 | JSONSchema, what: string): JSONSchema {
   if (!isStandardSchema(schema)) return schema;
+  const vendor = schema['~standard'].vendor;
   const standard = schema['~standard'] as { jsonSchema?: { input?: (o: { target: string }) => JSONSchema } };
-  let json = standard.jsonSchema?.input?.({ target: 'draft-2020-12' });
-  if (json === undefined) {
-    const convert = (schema as { toJSONSchema?: () => JSONSchema }).toJSONSchema;
-    json = typeof convert === 'function' ? convert.call(schema) : undefined;
+  let json: JSONSchema | undefined;
+  try {
+    json = standard.jsonSchema?.input?.({ target: 'draft-2020-12' });
+    if (json === undefined) {
+      const convert = (schema as { toJSONSchema?: () => JSONSchema }).toJSONSchema;
+      json = typeof convert === 'function' ? convert.call(schema) : undefined;
+    }
+  } catch (error) {
+    throw new LoushoError(
+      'LOUSHO_CONFIG_INVALID',
+      `${what}: its ${vendor} schema cannot be written as JSON Schema: ${toError(error).message}. ` +
+        'Leave out what JSON cannot carry (transforms, custom checks), or pass a plain JSON Schema with jsonSchema<T>().',
+      { cause: error, details: { vendor } },
+    );
   }
   if (json === undefined) {
-    throw configError(
-      `${what}: its ${schema['~standard'].vendor} schema cannot be turned into JSON Schema. ` +
-        'Use a validator that implements Standard JSON Schema (zod 4.2 or newer, valibot through @valibot/to-json-schema), or pass a plain JSON Schema.',
+    const { advice, install } = jsonSchemaAdvice(vendor);
+    throw new LoushoError(
+      'LOUSHO_CONFIG_INVALID',
+      `${what}: its ${vendor} schema gives no JSON Schema, which the model needs to see. ${advice[0]?.toUpperCase()}${advice.slice(1)}; or pass a plain JSON Schema with jsonSchema<T>().`,
+      { details: { vendor, ...(install === undefined ? {} : { install }) } },
     );
   }
   const { $schema: _drop, ...rest } = json;
@@ -84,7 +115,7 @@ export class ToolRegistry {
       throw configError(`Tool name ${JSON.stringify(tool.name)} is invalid: use 1-64 letters, digits, '_' or '-'.`);
     }
     if (typeof tool.execute !== 'function') throw configError(`Tool '${tool.name}' has no execute() function.`);
-    if (typeof tool.parameters !== 'object' || tool.parameters === null) {
+    if ((typeof tool.parameters !== 'object' || tool.parameters === null) && !isStandardSchema(tool.parameters)) {
       throw configError(
         `Tool '${tool.name}': parameters must be a Standard Schema validator (e.g. zod) or a JSON Schema object.`,
       );

@@ -1,5 +1,5 @@
 import type { JSONSchema, TypedJSONSchema } from '../contracts/json-schema.js';
-import { checkOptions } from '../errors/check-options.js';
+import { checkNumber, checkOptions } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
 
 /** The Standard Schema interface (standardschema.dev) that zod 4, valibot and arktype implement. */
@@ -63,6 +63,13 @@ export interface Tool<Args = unknown, Result = unknown> {
    * error result saying the call was interrupted.
    */
   idempotent?: boolean;
+  /**
+   * The longest result, in characters, the transcript keeps: a longer one keeps its first part
+   * and ends with a `[cut: ...]` marker saying how long it was, so the model, the session's log
+   * and every later request hold only that. DEFAULT_MAX_TOOL_RESULT_CHARS (2,000,000) when absent;
+   * Infinity keeps every result whole.
+   */
+  maxResultChars?: number;
 }
 
 /** The options every tool() form takes besides its schema and execute(). */
@@ -71,6 +78,7 @@ interface ToolExtras<Args> {
   description?: string;
   needsApproval?: boolean | ApprovalCheck<Args>;
   idempotent?: boolean;
+  maxResultChars?: number;
 }
 
 /**
@@ -144,7 +152,7 @@ export function tool(definition: Tool<unknown, unknown>): Tool<unknown, unknown>
 }
 
 /** What a tool definition may hold. */
-const TOOL_KEYS = ['name', 'description', 'parameters', 'execute', 'needsApproval', 'idempotent'];
+const TOOL_KEYS = ['name', 'description', 'parameters', 'execute', 'needsApproval', 'idempotent', 'maxResultChars'];
 
 /**
  * Throws LOUSHO_CONFIG_INVALID on a definition that is not a tool: an unknown key (the AI
@@ -162,4 +170,6 @@ export function checkToolDefinition(definition: unknown): void {
     );
   }
   checkOptions(definition, `Tool ${name}`.trim(), TOOL_KEYS as never);
+  if (d.maxResultChars !== Number.POSITIVE_INFINITY)
+    checkNumber(d.maxResultChars, 'maxResultChars', `Tool ${name}`.trim(), { min: 1, integer: true });
 }

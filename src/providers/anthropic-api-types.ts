@@ -81,6 +81,10 @@ export interface AnthropicRequestBody {
   context_management?: Record<string, unknown>;
   /** On-demand compaction: the reply is one compaction block summarizing the messages, and no answer. */
   compaction?: { type: 'summarize' };
+  /** Structured outputs: the reply is JSON matching the schema (models of the 4.5 generation on). */
+  output_config?: { format: { type: 'json_schema'; schema: Record<string, unknown> } };
+  /** Which tool the model must call (the forced final-answer tool of models without structured outputs). */
+  tool_choice?: { type: 'auto' } | { type: 'any' } | { type: 'tool'; name: string };
 }
 
 /** A request body and, for each block of each message sent, the index of the transcript message it came from. */

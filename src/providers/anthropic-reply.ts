@@ -3,6 +3,7 @@ import type { AssistantPart, ProviderCompactionPart, ReasoningPart, ToolCall } f
 import type { AnthropicReply, AnthropicReplyBlock } from './anthropic-api-types.js';
 import { anthropicFinishReason } from './anthropic-finish-reason.js';
 import { PROVIDER } from './anthropic-messages.js';
+import { OUTPUT_TOOL_NAME, outputToolText } from './anthropic-output-format.js';
 import { anthropicUsage } from './anthropic-usage.js';
 
 /** A thinking, redacted_thinking or compaction block as our part (carrying what must come back), else undefined. */
@@ -33,7 +34,7 @@ export function anthropicNativePart(block: AnthropicReplyBlock): ReasoningPart |
 
 /**
  * A whole Messages API reply as our response: its text blocks joined, its tool_use blocks as
- * tool calls, and, when it has thinking or compaction blocks, every block in order as `parts`.
+ * tool calls (a call of the final-answer tool as the answer's text), and, when it has thinking or compaction blocks, every block in order as `parts`.
  */
 export function fromAnthropicReply(reply: AnthropicReply): ModelResponse {
   let text = '';
@@ -44,6 +45,10 @@ export function fromAnthropicReply(reply: AnthropicReply): ModelResponse {
     if (block.type === 'text') {
       text += block.text ?? '';
       parts.push({ type: 'text', text: block.text ?? '' });
+    } else if (block.type === 'tool_use' && block.name === OUTPUT_TOOL_NAME) {
+      const answer = outputToolText(block.input);
+      text += answer;
+      parts.push({ type: 'text', text: answer });
     } else if (block.type === 'tool_use')
       toolCalls.push({
         id: block.id ?? `toolu_${toolCalls.length}`,
@@ -61,7 +66,9 @@ export function fromAnthropicReply(reply: AnthropicReply): ModelResponse {
   return {
     text,
     toolCalls,
-    finishReason: anthropicFinishReason(reply.stop_reason),
+    // A reply that only called the final-answer tool ends as an answer, not as a step with calls.
+    finishReason:
+      reply.stop_reason === 'tool_use' && toolCalls.length === 0 ? 'stop' : anthropicFinishReason(reply.stop_reason),
     usage: anthropicUsage(reply.usage),
     ...(reply.model === undefined ? {} : { modelId: reply.model }),
     ...(rich ? { parts } : {}),

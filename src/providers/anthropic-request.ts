@@ -1,18 +1,10 @@
-import type { JSONSchema } from '../contracts/json-schema.js';
 import type { ModelRequest } from '../contracts/model-request.js';
 import { configError } from '../errors/lousho-error.js';
 import type { AnthropicRequest, AnthropicRequestBody, AnthropicTool } from './anthropic-api-types.js';
 import { type AnthropicPromptCache, withCacheBreakpoints } from './anthropic-cache-control.js';
 import { toAnthropicMessages } from './anthropic-messages.js';
+import { outputFormatOf } from './anthropic-output-format.js';
 import { checkReasoningOptions } from './reasoning-options.js';
-
-/** The text that asks for JSON output, appended to the system prompt when a request has an outputSchema. */
-export function outputSchemaInstruction(schema: JSONSchema): string {
-  return (
-    'Answer with a single JSON value that matches the JSON Schema below, and nothing else: ' +
-    `no prose, no Markdown code fences.\n${JSON.stringify(schema)}`
-  );
-}
 
 /** What the provider's options add to every request body. */
 export interface AnthropicRequestSettings {
@@ -42,8 +34,9 @@ function thinkingOf(request: ModelRequest, maxTokens: number | undefined, defaul
 
 /**
  * The request body of one Messages API call. `max_tokens`: the request's, else the default
- * (plus the thinking budget when the request asks for extended thinking); prompt-cache
- * breakpoints unless the provider's promptCache is false.
+ * (plus the thinking budget when the request asks for extended thinking); an outputSchema as
+ * structured outputs (`output_config.format`), or a forced final-answer tool for models before
+ * them (see outputFormatOf); prompt-cache breakpoints unless the provider's promptCache is false.
  */
 export function toAnthropicRequest(
   request: ModelRequest,
@@ -52,8 +45,6 @@ export function toAnthropicRequest(
 ): AnthropicRequest {
   checkReasoningOptions(request.reasoning, 'Anthropic request');
   const { system, messages, sources } = toAnthropicMessages(request.messages);
-  const instruction = request.outputSchema === undefined ? undefined : outputSchemaInstruction(request.outputSchema);
-  const fullSystem = [system, instruction].filter((s): s is string => s !== undefined).join('\n\n');
   const tools = (request.tools ?? []).map(
     (t): AnthropicTool => ({
       name: t.name,
@@ -61,12 +52,16 @@ export function toAnthropicRequest(
       input_schema: { type: 'object', ...t.parameters },
     }),
   );
+  const thinking = thinkingOf(request, request.maxOutputTokens, settings.defaultMaxTokens);
   const body: AnthropicRequestBody = {
     model: modelId,
-    ...thinkingOf(request, request.maxOutputTokens, settings.defaultMaxTokens),
+    ...thinking,
     messages,
-    ...(fullSystem === '' ? {} : { system: fullSystem }),
+    ...(system === undefined || system === '' ? {} : { system }),
     ...(tools.length === 0 ? {} : { tools }),
+    ...(request.outputSchema === undefined
+      ? {}
+      : outputFormatOf(request.outputSchema, modelId, { ...(tools.length === 0 ? {} : { tools }), ...thinking })),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     ...(settings.contextManagement === undefined ? {} : { context_management: settings.contextManagement }),
   };

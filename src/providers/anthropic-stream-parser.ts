@@ -2,6 +2,7 @@ import type { ModelStreamPart } from '../contracts/model-response.js';
 import { parseToolArguments } from '../messages/tool-arguments.js';
 import type { AnthropicReplyBlock, AnthropicStreamEvent, AnthropicUsage } from './anthropic-api-types.js';
 import { anthropicFinishReason } from './anthropic-finish-reason.js';
+import { OUTPUT_TOOL_NAME, outputToolText } from './anthropic-output-format.js';
 import { anthropicNativePart } from './anthropic-reply.js';
 import { ANTHROPIC_USAGE_FIELDS, anthropicUsage } from './anthropic-usage.js';
 
@@ -18,6 +19,9 @@ export class AnthropicStreamParser {
   private model: string | undefined;
   /** True once message_stop arrived. */
   stopped = false;
+  /** Whether the reply called the final-answer tool, and whether it called another tool. */
+  private answered = false;
+  private called = false;
 
   accept(event: AnthropicStreamEvent): ModelStreamPart[] {
     const index = event.index ?? 0;
@@ -66,6 +70,11 @@ export class AnthropicStreamParser {
         if (tool === undefined) return [];
         this.tools.delete(index);
         const input = tool.json === '' ? (tool.input ?? {}) : parseToolArguments(tool.json);
+        if (tool.name === OUTPUT_TOOL_NAME) {
+          this.answered = true;
+          return [{ type: 'text-delta', text: outputToolText(input) }];
+        }
+        this.called = true;
         return [{ type: 'tool-call', toolCall: { id: tool.id, name: tool.name, arguments: input } }];
       }
       case 'message_delta':
@@ -84,7 +93,10 @@ export class AnthropicStreamParser {
   finish(): Extract<ModelStreamPart, { type: 'finish' }> {
     return {
       type: 'finish',
-      finishReason: anthropicFinishReason(this.stopReason),
+      finishReason:
+        this.answered && !this.called && this.stopReason === 'tool_use'
+          ? 'stop'
+          : anthropicFinishReason(this.stopReason),
       usage: anthropicUsage(this.usage),
       ...(this.model === undefined ? {} : { modelId: this.model }),
     };

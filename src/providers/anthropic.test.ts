@@ -214,9 +214,13 @@ describe('createAnthropic: generate', () => {
       outputSchema: { type: 'object', properties: { answer: { type: 'string' } } },
     });
     const body = bodyOf(server.requests[0]);
-    expect(body.system).toMatch(/^Be brief\.\n\n/);
-    expect(body.system).toContain('JSON');
-    expect(body.system).toContain('{"type":"object","properties":{"answer":{"type":"string"}}}');
+    expect(body.system).toBe('Be brief.');
+    expect(body.output_config).toEqual({
+      format: {
+        type: 'json_schema',
+        schema: { type: 'object', properties: { answer: { type: 'string' } }, additionalProperties: false },
+      },
+    });
     expect(body.messages).toEqual([
       {
         role: 'user',

@@ -5,9 +5,12 @@ const tracer = () => trace.getTracer('@lousho/build-ai-agent');
 
 /**
  * Turns a run's compaction and recovery events into OpenTelemetry: a `compaction {strategy}`
- * span under the run's span from each compaction.start to its compaction.done (strategy,
- * tokens before and after, results pruned, whether a summary was made, the error), and a
- * `lousho.recovery` span event on the run's span for each recovery.done.
+ * span under the run's span from each compaction.start to its compaction.done (strategy, why it
+ * ran, tokens before and after, results pruned, whether a summary was made, the error), and a
+ * `lousho.recovery` span event on the run's span for each recovery.done. Compaction is no
+ * operation the GenAI conventions name, so its span takes the custom `gen_ai.operation.name`
+ * 'compaction' they allow, named `{operation} {strategy}` as theirs are; a summarizer's model
+ * call is a `chat` span of its own.
  */
 export function traceRunEvents(runContext: Context): (event: AgentEvent) => void {
   let open: Span | undefined;
@@ -23,6 +26,8 @@ export function traceRunEvents(runContext: Context): (event: AgentEvent) => void
             'lousho.compaction.tokens_before': event.tokensBefore,
             'lousho.compaction.context_window': event.contextWindow,
             'lousho.compaction.threshold_tokens': event.thresholdTokens,
+            // Why it ran: over the threshold (the hook), a request that did not fit (overflow recovery), or by hand.
+            'lousho.compaction.trigger': event.trigger ?? 'threshold',
             ...(event.step === undefined ? {} : { 'lousho.step': event.step }),
           },
         },
@@ -38,6 +43,7 @@ export function traceRunEvents(runContext: Context): (event: AgentEvent) => void
       });
       if (event.error !== undefined) {
         open.setAttribute('error.type', 'compaction');
+        open.setAttribute('lousho.compaction.error', event.error.message);
         open.setStatus({ code: SpanStatusCode.ERROR, message: event.error.message });
       }
       open.end();

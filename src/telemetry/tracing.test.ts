@@ -32,6 +32,20 @@ const read = {
 
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 
+/** A 9-step run reading files on a 6,000-token window, compacted by summarizeStrategy with `summarizer`. */
+async function summarizingRun(summarizer: ReturnType<typeof mockModel>): Promise<void> {
+  const main = mockModel(
+    (_r, i) => (i < 8 ? { toolCalls: [{ name: 'read_file', arguments: { path: `f${i}.ts` } }] } : 'done'),
+    { modelId: 'gpt-4o' },
+  );
+  const agent = createAgent({
+    provider: main,
+    tools: [read],
+    compaction: { contextWindow: 6_000, protectedTokens: 1_000, strategy: summarizeStrategy({ model: summarizer }) },
+  });
+  await agent.send('Read everything');
+}
+
 describe('OpenTelemetry spans', () => {
   it('gives a run one invoke_agent span with a chat span per model call and an execute_tool span per tool call under it', async () => {
     const model = mockModel([{ toolCalls: [{ name: 'read_file', arguments: { path: 'a.ts' } }] }, 'done'], {
@@ -91,18 +105,41 @@ describe('OpenTelemetry spans', () => {
     }
   });
 
+  it('marks a compaction span whose summarizer failed as an error, and says why it ran', async () => {
+    await summarizingRun(mockModel(() => new Error('summarizer down'), { modelId: 'gpt-4o-mini' }));
+    const compactions = exporter
+      .getFinishedSpans()
+      .filter((s) => s.attributes['gen_ai.operation.name'] === 'compaction');
+    const failed = compactions.filter((s) => s.status.code === 2);
+    expect(failed.length).toBeGreaterThan(0);
+    for (const span of failed) {
+      expect(span.attributes['error.type']).toBe('compaction');
+      expect(String(span.attributes['lousho.compaction.error'])).toContain('summarizer down');
+    }
+    expect(compactions.every((s) => s.attributes['lousho.compaction.trigger'] === 'threshold')).toBe(true);
+  });
+
+  it("puts each recovery on the run's span as a lousho.recovery event", async () => {
+    const model = mockModel([
+      { toolCalls: [{ id: 'cut', name: 'read_file', arguments: '{"path":"src/ma' }], finishReason: 'length' },
+      { toolCalls: [{ id: 'full', name: 'read_file', arguments: { path: 'src/main.ts' } }] },
+      'done',
+    ]);
+    await createAgent({ provider: model, tools: [read], maxOutputTokens: 1_024 }).send('Read main');
+    const run = exporter.getFinishedSpans().find((s) => s.name.startsWith('invoke_agent'));
+    const recoveries = run?.events.filter((e) => e.name === 'lousho.recovery') ?? [];
+    expect(recoveries).toHaveLength(1);
+    expect(recoveries[0]?.attributes).toMatchObject({
+      'lousho.recovery.kind': 'output-truncated',
+      'lousho.recovery.attempt': 1,
+      'lousho.step': 1,
+    });
+    expect(String(recoveries[0]?.attributes?.['lousho.recovery.action'])).toContain('cut at the output limit');
+  });
+
   it("gives the summarizer's call a chat span with lousho.call.purpose 'compaction' under the run's span", async () => {
     const summarizer = mockModel(() => 'Summary.', { modelId: 'gpt-4o-mini' });
-    const main = mockModel(
-      (_r, i) => (i < 8 ? { toolCalls: [{ name: 'read_file', arguments: { path: `f${i}.ts` } }] } : 'done'),
-      { modelId: 'gpt-4o' },
-    );
-    const agent = createAgent({
-      provider: main,
-      tools: [read],
-      compaction: { contextWindow: 6_000, protectedTokens: 1_000, strategy: summarizeStrategy({ model: summarizer }) },
-    });
-    await agent.send('Read everything');
+    await summarizingRun(summarizer);
     const spans = exporter.getFinishedSpans();
     const run = spans.find((s) => s.name.startsWith('invoke_agent'));
     const compaction = spans.filter((s) => s.attributes['lousho.call.purpose'] === 'compaction');

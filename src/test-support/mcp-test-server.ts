@@ -27,6 +27,13 @@ const object = (properties: Record<string, object>, required: string[] = []): To
   required,
 });
 
+/** `chars` characters of numbered lines of words, as a file or a log an MCP tool returns. */
+function lines(chars: number): string {
+  let out = '';
+  for (let i = 0; out.length < chars; i++) out += `line ${i}: the quick brown fox jumps over the lazy dog\n`;
+  return out.slice(0, chars);
+}
+
 /** A new server with the test tools. `cancelled` collects the ids of calls whose request was cancelled. */
 export function createTestMcpServer(options: TestMcpServerOptions = {}): { server: Server; cancelled: string[] } {
   const server = new Server(
@@ -39,7 +46,11 @@ export function createTestMcpServer(options: TestMcpServerOptions = {}): { serve
     { name: 'fail', description: 'Always fails', inputSchema: object({}) },
     { name: 'wait', description: 'Waits until cancelled', inputSchema: object({}) },
     { name: 'crash', description: 'Ends the server process', inputSchema: object({}) },
-    { name: 'big', description: 'Returns `chars` characters', inputSchema: object({ chars: { type: 'number' } }) },
+    {
+      name: 'big',
+      description: 'Returns `chars` characters of text',
+      inputSchema: object({ chars: { type: 'number' } }),
+    },
     { name: 'add_tool', description: 'Adds a tool named `name`', inputSchema: object({ name: { type: 'string' } }) },
   ];
   for (let i = 0; i < (options.fillers ?? 0); i++)
@@ -73,7 +84,7 @@ export function createTestMcpServer(options: TestMcpServerOptions = {}): { serve
         process.exit(3);
         break;
       case 'big':
-        return text('x'.repeat(Number(args.chars ?? 1000)));
+        return text(lines(Number(args.chars ?? 1000)));
       case 'add_tool': {
         const name = String(args.name);
         tools.push({ name, description: 'Added at run time', inputSchema: object({}) });

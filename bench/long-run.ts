@@ -22,6 +22,7 @@ import { twoPhaseStrategy } from '../src/compaction/two-phase.js';
 import { estimateTokens, messageTokens, tokenProfile } from '../src/models/estimate-tokens.js';
 import { type HookTimes, instantSummarizer, type LongRunRecord, runLongAgent } from '../src/test-support/long-run.js';
 import { renderLongRunMarkdown } from './long-run-report.js';
+import { pruneWalk } from './prune-walk.js';
 import { BillingMeter, PRICE_MODELS } from './replay-metrics.js';
 import { median, type StepStats, stepStats } from './stats.js';
 import { startClock } from './step-clock.js';
@@ -89,6 +90,8 @@ export interface LongRunReport {
   seconds: number;
   /** The CPU time the clocks read around nothing (median): what timing itself adds to each timed call. */
   clockCpuMs: number;
+  /** One prune by the transcript's length alone (./prune-walk.ts): its CPU time in each repetition. */
+  walk: { messages: number; cpuMs: number[] }[];
 }
 
 /** The run's statistics: each tenth in both clocks, and the steps that compacted (with the transcript's length there). */
@@ -200,7 +203,12 @@ export async function runLongRuns(
         });
       }
     }
-    return { steps, repetitions, rows, seconds: (performance.now() - started) / 1000, clockCpuMs };
+    const walks = Array.from({ length: repetitions }, () => pruneWalk());
+    const walk = (walks[0] ?? []).map((w, k) => ({
+      messages: w.messages,
+      cpuMs: walks.map((x) => x[k]?.cpuMs as number),
+    }));
+    return { steps, repetitions, rows, seconds: (performance.now() - started) / 1000, clockCpuMs, walk };
   } finally {
     console.warn = warn;
   }

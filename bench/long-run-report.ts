@@ -28,7 +28,7 @@ function intro(report: LongRunReport): string {
     'cell gives the median of the runs and, in brackets, their range. (The least time of each step over the runs, which ' +
     'this section used to report, makes a run that never happened: a cost every run pays at a different step, such as a ' +
     'garbage collection, vanishes from every step, so its p99 is too low, and lower the more runs there are.) ' +
-    `Reading the clocks around nothing takes ${formatMs(report.clockCpuMs)} of CPU time, twice a step. ` +
+    `Reading the clocks around nothing takes ${formatMs(report.clock.cpuMs)} of CPU time and ${formatMs(report.clock.wallMs)} of wall-clock time, at each timed call (two a step, three with a recovery). ` +
     `Run time: ${report.seconds.toFixed(1)} s.`
   );
 }
@@ -93,7 +93,7 @@ export function renderLongRunMarkdown(report: LongRunReport): string {
     "**A compaction's cost as the transcript grows**: the hook's CPU time at the steps whose compaction changed the " +
       'transcript, median over the first and the last tenth of those steps, with the length of the transcript there:',
     '',
-    '| configuration | window | steps that compacted | first tenth of them: steps, messages | CPU median | last tenth of them: steps, messages | CPU median | last / first |',
+    '| configuration | window | steps that compacted | first tenth of them: steps, median messages | CPU median | last tenth of them: steps, median messages | CPU median | last / first |',
     '|---|---:|---:|---|---:|---|---:|---:|',
     ...report.rows.map((r) => {
       const c = (r.runs[0] as LongRunTiming).compacting;
@@ -109,7 +109,7 @@ export function renderLongRunMarkdown(report: LongRunReport): string {
       'one, in the two-phase strategy too) and the work for each result it replaces (a marker written and counted), so ' +
       "a run's first compactions, which replace the most results, cost the most. The walk grows with the transcript's " +
       "length in messages: one prune of the long run's transcript with every old result already a marker, the newest " +
-      'three whole, by length alone (./prune-walk.ts; the median of 200 calls, per run):',
+      'three whole, by length alone (bench/prune-walk.ts; the median of 200 calls, per run):',
     '',
     '| messages | one prune, CPU time | per message |',
     '|---:|---:|---:|',

@@ -88,8 +88,8 @@ export interface LongRunReport {
   repetitions: number;
   rows: LongRunRow[];
   seconds: number;
-  /** The CPU time the clocks read around nothing (median): what timing itself adds to each timed call. */
-  clockCpuMs: number;
+  /** What the clocks read around nothing (median): what timing itself adds to each timed call. */
+  clock: { cpuMs: number; wallMs: number };
   /** One prune by the transcript's length alone (./prune-walk.ts): its CPU time in each repetition. */
   walk: { messages: number; cpuMs: number[] }[];
 }
@@ -126,11 +126,10 @@ function timing(run: LongRunRecord, hook: HookTimes, lengths: readonly number[],
   };
 }
 
-/** What reading the clocks around nothing measures, in CPU time (median of 1,000): timing's own cost per timed call. */
-function clockCost(): number {
-  const cpu: number[] = [];
-  for (let i = 0; i < 1_000; i++) cpu.push(startClock()().cpuMs);
-  return median(cpu);
+/** What reading the clocks around nothing measures (median of 1,000): timing's own cost per timed call, in each clock. */
+function clockCost(): { cpuMs: number; wallMs: number } {
+  const took = Array.from({ length: 1_000 }, () => startClock()());
+  return { cpuMs: median(took.map((t) => t.cpuMs)), wallMs: median(took.map((t) => t.wallMs)) };
 }
 
 export async function runLongRuns(
@@ -154,7 +153,7 @@ export async function runLongRuns(
       const warmUp = Math.min(steps, WARM_UP_STEPS);
       await runLongAgent({ steps: warmUp, contextWindow: Math.min(...windows), compaction: configuration.options() });
     }
-    const clockCpuMs = clockCost();
+    const clock = clockCost();
     const rows: LongRunRow[] = [];
     for (const window of windows) {
       for (const configuration of configurations) {
@@ -208,7 +207,7 @@ export async function runLongRuns(
       messages: w.messages,
       cpuMs: walks.map((x) => x[k]?.cpuMs as number),
     }));
-    return { steps, repetitions, rows, seconds: (performance.now() - started) / 1000, clockCpuMs, walk };
+    return { steps, repetitions, rows, seconds: (performance.now() - started) / 1000, clock, walk };
   } finally {
     console.warn = warn;
   }

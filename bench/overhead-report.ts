@@ -88,10 +88,10 @@ function sizeCheck(r: OverheadReport): string {
   const largest = Math.max(...r.runs.map((x) => x.largestDifference));
   const what =
     `the size the hook measured (its RequestBudget's count of the messages and the bash tool's definition, which adds ` +
-    `${formatInt(r.toolTokens)} tokens) against estimateTokens from scratch of the same request`;
+    `${formatInt(r.toolTokens)} tokens)`;
   return mismatches === 0
-    ? `At every sampled step of every run (${compared} of ${compared}), ${what} agree exactly (largest difference ${formatInt(largest)} tokens).`
-    : `At ${mismatches} of the ${compared} sampled steps of the runs, ${what} differ (largest difference ${formatInt(largest)} tokens).`;
+    ? `At every sampled step of every run (${compared} of ${compared}), ${what} equals estimateTokens from scratch of the same request (largest difference ${formatInt(largest)} tokens).`
+    : `At ${mismatches} of the ${compared} sampled steps of the runs, ${what} differs from estimateTokens from scratch of the same request (largest difference ${formatInt(largest)} tokens).`;
 }
 
 /** The report as a markdown section. */

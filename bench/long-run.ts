@@ -3,10 +3,16 @@
  * step) in the real step loop (AgentExecutor with the compaction hook and the preflight
  * fit), at a 32K and a 128K window, for each configuration a user picks. Reports what a
  * user gets: requests over the window, compactions, the executor's last-resort fits and
- * the tokens they dropped, the hook's cost per step at the start and at the end of the run,
- * and the input billed under both cache price models.
+ * the tokens they dropped, and the input billed under both cache price models; and the
+ * hook's cost per step (./step-clock.ts: CPU time, wall-clock beside it) at the start and at
+ * the end of the run, and what a compaction costs as the transcript grows.
  *
- * Run it alone with `npx tsx bench/long-run.ts`.
+ * Each configuration runs once short to warm up, then LOUSHO_BENCH_REPS times (3 by default);
+ * the runs are checked to do the same work. Each statistic is taken on each run, and the
+ * report gives the median of the runs with their range (./long-run-report.ts says why not
+ * the least of the runs).
+ *
+ * Run it alone with `npm run bench -- long-run` or `npx tsx bench/long-run.ts`.
  */
 import { pathToFileURL } from 'node:url';
 import type { CompactionHookOptions } from '../src/compaction/compaction-hook.js';
@@ -14,14 +20,19 @@ import { compactorStrategy } from '../src/compaction/compactor-strategy.js';
 import { pruneToolResultsStrategy } from '../src/compaction/prune-tool-results.js';
 import { twoPhaseStrategy } from '../src/compaction/two-phase.js';
 import { estimateTokens, messageTokens, tokenProfile } from '../src/models/estimate-tokens.js';
-import { instantSummarizer, runLongAgent } from '../src/test-support/long-run.js';
+import { type HookTimes, instantSummarizer, type LongRunRecord, runLongAgent } from '../src/test-support/long-run.js';
+import { renderLongRunMarkdown } from './long-run-report.js';
+import { pruneWalk } from './prune-walk.js';
 import { BillingMeter, PRICE_MODELS } from './replay-metrics.js';
-import { formatInt, formatMs, median, percentile } from './stats.js';
+import { median, type StepStats, stepStats } from './stats.js';
+import { startClock } from './step-clock.js';
+
+export { renderLongRunMarkdown } from './long-run-report.js';
 
 export const LONG_RUN_STEPS = 2_000;
 export const LONG_RUN_WINDOWS: readonly number[] = [32_768, 128_000];
-/** Each configuration runs this many times; a step's time is its least over them. */
-export const LONG_RUN_REPETITIONS = 3;
+/** Steps of the warm-up run each configuration gets first, at the smaller window, so it compacts. */
+const WARM_UP_STEPS = 300;
 
 /** A configuration of the long run: a name and the hook options it installs. */
 export interface LongRunConfiguration {
@@ -40,6 +51,20 @@ export function longRunConfigurations(): LongRunConfiguration[] {
   ];
 }
 
+/** What one run's hook took: per tenth of the steps in both clocks, and at the steps that compacted. */
+export interface LongRunTiming {
+  first: { cpu: StepStats; wall: StepStats };
+  last: { cpu: StepStats; wall: StepStats };
+  /** The steps whose compaction changed the transcript: how many in each tenth of the steps, the first and the last tenth of them. */
+  compacting: {
+    steps: number;
+    inFirstTenth: number;
+    inLastTenth: number;
+    first: { cpuMedianMs: number; messages: number; fromStep: number; toStep: number };
+    last: { cpuMedianMs: number; messages: number; fromStep: number; toStep: number };
+  };
+}
+
 export interface LongRunRow {
   configuration: string;
   window: number;
@@ -49,23 +74,62 @@ export interface LongRunRow {
   compactions: number;
   fits: number;
   fitDroppedTokens: number;
-  /** The hook's median and p99 per step (preGenerate and postGenerate) over the first and the last tenth of the steps. */
-  firstMedianMs: number;
-  firstP99Ms: number;
-  lastMedianMs: number;
-  lastP99Ms: number;
   /** Input billed over the run per price model, in tokens at the full price. */
   billed: { prices: string; tokens: number }[];
   /** Tokens added per step (the median growth of the request before the first compaction). */
   tokensPerStep: number;
+  /** One entry per measured run. */
+  runs: LongRunTiming[];
 }
 
 export interface LongRunReport {
   steps: number;
-  /** Runs of each configuration; the hook's time at a step is the least of them. */
+  /** Measured runs of each configuration (after one warm-up run). */
   repetitions: number;
   rows: LongRunRow[];
   seconds: number;
+  /** What the clocks read around nothing (median): what timing itself adds to each timed call. */
+  clock: { cpuMs: number; wallMs: number };
+  /** One prune by the transcript's length alone (./prune-walk.ts): its CPU time in each repetition. */
+  walk: { messages: number; cpuMs: number[] }[];
+}
+
+/** The run's statistics: each tenth in both clocks, and the steps that compacted (with the transcript's length there). */
+function timing(run: LongRunRecord, hook: HookTimes, lengths: readonly number[], steps: number): LongRunTiming {
+  const tenth = Math.max(1, Math.floor(steps / 10));
+  const slice = (from: number, to: number) => ({
+    cpu: stepStats(hook.cpuMs.slice(from, to)),
+    wall: stepStats(hook.wallMs.slice(from, to)),
+  });
+  const compacted = [
+    ...new Set(
+      run.events.flatMap((e) => (e.type === 'compaction.done' && e.unchanged !== true ? [e.step as number] : [])),
+    ),
+  ].sort((a, b) => a - b);
+  const part = Math.max(1, Math.floor(compacted.length / 10));
+  const group = (list: number[]) => ({
+    cpuMedianMs: median(list.map((s) => hook.cpuMs[s - 1] as number)),
+    messages: median(list.map((s) => lengths[s - 1] as number)),
+    fromStep: list[0] ?? 0,
+    toStep: list[list.length - 1] ?? 0,
+  });
+  return {
+    first: slice(0, tenth),
+    last: slice(steps - tenth, steps),
+    compacting: {
+      steps: compacted.length,
+      inFirstTenth: compacted.filter((s) => s <= tenth).length,
+      inLastTenth: compacted.filter((s) => s > steps - tenth).length,
+      first: group(compacted.slice(0, part)),
+      last: group(compacted.slice(-part)),
+    },
+  };
+}
+
+/** What reading the clocks around nothing measures (median of 1,000): timing's own cost per timed call, in each clock. */
+function clockCost(): { cpuMs: number; wallMs: number } {
+  const took = Array.from({ length: 1_000 }, () => startClock()());
+  return { cpuMs: median(took.map((t) => t.cpuMs)), wallMs: median(took.map((t) => t.wallMs)) };
 }
 
 export async function runLongRuns(
@@ -78,42 +142,50 @@ export async function runLongRuns(
 ): Promise<LongRunReport> {
   const started = performance.now();
   const steps = options.steps ?? LONG_RUN_STEPS;
-  const repetitions = options.repetitions ?? LONG_RUN_REPETITIONS;
+  const repetitions = options.repetitions ?? Number(process.env.LOUSHO_BENCH_REPS ?? 3);
+  const windows = options.windows ?? LONG_RUN_WINDOWS;
+  const configurations = options.configurations ?? longRunConfigurations();
   const warn = console.warn;
-  console.warn = () => {}; // the one-time fold warning, once per configuration
+  console.warn = () => {}; // the one-time warnings, once per configuration
   try {
-    // Warm up the tokenizer and the code paths of a compaction, so the first tenth times the hook, not the JIT.
-    await runLongAgent({ steps: 300, contextWindow: 32_768, compaction: { strategy: pruneToolResultsStrategy() } });
+    // Warm up the tokenizer and each configuration's code paths, so a first tenth times the hook, not the JIT.
+    for (const configuration of configurations) {
+      const warmUp = Math.min(steps, WARM_UP_STEPS);
+      await runLongAgent({ steps: warmUp, contextWindow: Math.min(...windows), compaction: configuration.options() });
+    }
+    const clock = clockCost();
     const rows: LongRunRow[] = [];
-    for (const window of options.windows ?? LONG_RUN_WINDOWS) {
-      for (const configuration of options.configurations ?? longRunConfigurations()) {
+    for (const window of windows) {
+      for (const configuration of configurations) {
         const profile = tokenProfile('long-run-model');
         const count = (m: Parameters<typeof messageTokens>[0]) => messageTokens(m, profile);
         const fixed = estimateTokens({ model: 'long-run-model', messages: [] });
         const meters = PRICE_MODELS.map((prices) => new BillingMeter(count, fixed, prices));
-        const run = await runLongAgent({
-          steps,
-          contextWindow: window,
-          compaction: configuration.options(),
-          onRequest: (request) => {
-            for (const meter of meters) meter.add(request.messages);
-          },
-        });
-        // The run is deterministic: each repetition does the same work at each step, so the
-        // least time a step took is its cost without what else the machine was doing.
-        const hookMs = run.hookMs.slice();
-        for (let k = 1; k < repetitions; k++) {
-          const again = await runLongAgent({ steps, contextWindow: window, compaction: configuration.options() });
-          if (again.compactions !== run.compactions || again.received.length !== run.received.length) {
+        let first: LongRunRecord | undefined;
+        const runs: LongRunTiming[] = [];
+        for (let r = 0; r < repetitions; r++) {
+          const lengths: number[] = [];
+          const run = await runLongAgent({
+            steps,
+            contextWindow: window,
+            compaction: configuration.options(),
+            clock: startClock,
+            onRequest: (request) => {
+              lengths.push(request.messages.length);
+              if (r === 0) for (const meter of meters) meter.add(request.messages);
+            },
+          });
+          if (first === undefined) first = run;
+          else if (run.compactions !== first.compactions || run.received.join() !== first.received.join()) {
             throw new Error(`${configuration.name}: a repetition of the long run did different work.`);
           }
-          again.hookMs.forEach((ms, i) => {
-            hookMs[i] = Math.min(hookMs[i] ?? ms, ms);
-          });
+          const measured = timing(run, run.hook, lengths, steps);
+          console.error(
+            `[bench] long run: ${configuration.name} at ${window}, run ${r + 1}: ${JSON.stringify(measured)}`,
+          );
+          runs.push(measured);
         }
-        const tenth = Math.max(1, Math.floor(steps / 10));
-        const first = hookMs.slice(0, tenth);
-        const last = hookMs.slice(steps - tenth, steps);
+        const run = first as LongRunRecord;
         const growth = run.received.slice(1, 40).map((t, i) => t - (run.received[i] as number));
         rows.push({
           configuration: configuration.name,
@@ -124,54 +196,21 @@ export async function runLongRuns(
           compactions: run.compactions,
           fits: run.fits.length,
           fitDroppedTokens: run.fits.reduce((a, f) => a + Math.max(0, f.before - f.after), 0),
-          firstMedianMs: median(first),
-          firstP99Ms: percentile(first, 0.99),
-          lastMedianMs: median(last),
-          lastP99Ms: percentile(last, 0.99),
           billed: meters.map((meter, k) => ({ prices: PRICE_MODELS[k]?.name ?? '', tokens: meter.billedTokens })),
           tokensPerStep: median(growth),
+          runs,
         });
       }
     }
-    return { steps, repetitions, rows, seconds: (performance.now() - started) / 1000 };
+    const walks = Array.from({ length: repetitions }, () => pruneWalk());
+    const walk = (walks[0] ?? []).map((w, k) => ({
+      messages: w.messages,
+      cpuMs: walks.map((x) => x[k]?.cpuMs as number),
+    }));
+    return { steps, repetitions, rows, seconds: (performance.now() - started) / 1000, clock, walk };
   } finally {
     console.warn = warn;
   }
-}
-
-export function renderLongRunMarkdown(report: LongRunReport): string {
-  const prices = report.rows[0]?.billed.map((b) => b.prices) ?? [];
-  const perStep = report.rows[0]?.tokensPerStep ?? 0;
-  const lines = [
-    '## Long runs',
-    '',
-    `${formatInt(report.steps)} steps in the real step loop (AgentExecutor with the compaction hook and the ` +
-      `executor's preflight fit): at each step a scripted model writes a short note and reads one more file, ` +
-      `${formatInt(perStep)} tokens a step, so the run adds about ${formatInt((perStep * report.steps) / 1000)}K tokens ` +
-      'in all. The hook is timed at every step (preGenerate and postGenerate, a summarizer call included); a warm-up ' +
-      `run goes first. Each configuration runs ${report.repetitions} times and does the same work each time (checked), ` +
-      "so a step's time is the least of its runs: its cost without the machine's other work, which on a shared " +
-      `machine moved a tenth's median by 2x between runs. Run time: ${report.seconds.toFixed(1)} s.`,
-    '',
-    `| configuration | window | requests over window | peak request | compactions | last-resort fits (tokens dropped) | hook median, first tenth | hook p99, first tenth | hook median, last tenth | hook p99, last tenth | ${prices.map((p) => `${p} billed`).join(' | ')} |`,
-    `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|${prices.map(() => '---:').join('|')}|`,
-  ];
-  for (const r of report.rows) {
-    lines.push(
-      `| ${r.configuration} | ${formatInt(r.window)} | ${r.overWindow} | ${formatInt(r.peakTokens)} | ${r.compactions} | ` +
-        `${r.fits} (${formatInt(r.fitDroppedTokens)}) | ${formatMs(r.firstMedianMs)} | ${formatMs(r.firstP99Ms)} | ` +
-        `${formatMs(r.lastMedianMs)} | ${formatMs(r.lastP99Ms)} | ${r.billed.map((b) => formatInt(b.tokens)).join(' | ')} |`,
-    );
-  }
-  lines.push(
-    '',
-    '*billed*: every request of the run billed with the prefix it shares with the previous request at the cache-read ' +
-      'price (10%) and the rest at the write price (OpenAI: 100%, Anthropic: 125%), in full-price tokens. ' +
-      '*hook p99*: the 99th percentile by nearest rank of the steps of that tenth (the 198th of 200), so it includes ' +
-      'a compaction when the tenth has three or more.',
-    '',
-  );
-  return lines.join('\n');
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

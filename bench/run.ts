@@ -2,11 +2,12 @@
  * npm run bench: every benchmark in one run, written to bench/RESULTS.md (and the plots
  * to bench/replay-<window>.svg). Needs ../shared/corpus (or LOUSHO_CORPUS) for the
  * accuracy and replay parts. `npm run bench -- frameworks` runs one section and replaces
- * only its part of bench/RESULTS.md.
+ * only its part of bench/RESULTS.md (the sections that run alone: frameworks, overhead,
+ * long-run, accuracy).
  */
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderAccuracyMarkdown, runAccuracy } from './accuracy.js';
@@ -22,18 +23,27 @@ import { renderWorkersMarkdown, runWorkers } from './workers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+function commit(): string {
+  try {
+    return execSync('git rev-parse --short HEAD', { cwd: here }).toString().trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The load averages over 1, 5 and 15 minutes, as "12.3, 14.0, 13.1". */
+function loadAverage(): string {
+  return loadavg()
+    .map((x) => x.toFixed(1))
+    .join(', ');
+}
+
 function machine(): string {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  const commit = (() => {
-    try {
-      return execSync('git rev-parse --short HEAD', { cwd: here }).toString().trim();
-    } catch {
-      return 'unknown';
-    }
-  })();
   return [
     `- Date: ${new Date().toISOString()}`,
-    `- Command: \`npm run bench\` (commit ${commit})`,
+    `- Command: \`npm run bench\` (commit ${commit()})`,
+    `- Load average at the start: ${loadAverage()} (1, 5 and 15 minutes)`,
     `- Machine: ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}/${process.arch}`,
   ].join('\n');
 }
@@ -41,6 +51,9 @@ function machine(): string {
 /** The sections that run on their own (`npm run bench -- <name>`). */
 const SECTIONS: Record<string, () => Promise<string>> = {
   frameworks: async () => renderFrameworksMarkdown(await runFrameworks()),
+  overhead: async () => renderOverheadMarkdown(await runOverhead({ log: (line) => console.error(line) })),
+  'long-run': async () => renderLongRunMarkdown(await runLongRuns()),
+  accuracy: async () => renderAccuracyMarkdown(runAccuracy()),
 };
 
 /** Runs one section and puts its text in place of the section with the same heading in bench/RESULTS.md. */
@@ -51,7 +64,10 @@ async function runSection(name: string): Promise<void> {
       `npm run bench -- ${name}: no such section; the sections that run alone are ${Object.keys(SECTIONS).join(', ')}.`,
     );
   }
-  const text = (await section()).trim();
+  const before = loadAverage();
+  const body = (await section()).trim();
+  // The file's header names the run of the whole bench; a section run alone says when and where it ran.
+  const text = `${body}\n\nThis section: \`npm run bench -- ${name}\` on ${new Date().toISOString().slice(0, 10)} at commit ${commit()}, load average ${before} before and ${loadAverage()} after (1, 5 and 15 minutes; ${cpus().length} cores).`;
   console.log(text);
   const path = join(here, 'RESULTS.md');
   const old = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmark results\n';
@@ -72,9 +88,9 @@ async function main(): Promise<void> {
   const step = (name: string) => console.log(`[bench] ${name} ...`);
 
   step('overhead');
-  sections.push(renderOverheadMarkdown(await runOverhead()));
+  sections.push(await (SECTIONS.overhead as () => Promise<string>)());
   step('long runs');
-  sections.push(renderLongRunMarkdown(await runLongRuns()));
+  sections.push(await (SECTIONS['long-run'] as () => Promise<string>)());
   step('adversarial input');
   sections.push(renderAdversarialMarkdown(runAdversarial()));
   step('session checkpoints');
@@ -89,7 +105,7 @@ async function main(): Promise<void> {
     );
   } else {
     step('estimation accuracy');
-    sections.push(renderAccuracyMarkdown(runAccuracy()));
+    sections.push(await (SECTIONS.accuracy as () => Promise<string>)());
     step('replay');
     const replay = await runReplay();
     sections.push(renderReplayMarkdown(replay));

@@ -55,3 +55,20 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** The median of repeated runs' values with their range, e.g. "1.3x (1.1x–1.6x)"; the range is left out for one run. */
+export function formatSpread(values: readonly number[], format: (value: number) => string): string {
+  if (values.length <= 1) return format(values[0] ?? Number.NaN);
+  return `${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))})`;
+}
+
+/** The median and the p99 (nearest rank) of some steps' times, in one clock. */
+export interface StepStats {
+  medianMs: number;
+  p99Ms: number;
+}
+
+/** The median and the p99 of `values`. */
+export function stepStats(values: readonly number[]): StepStats {
+  return { medianMs: median(values), p99Ms: percentile(values, 0.99) };
+}

@@ -27,6 +27,21 @@ export interface LongRunOptions {
   /** Characters of the note the model writes and of the file it reads at each step. */
   noteChars?: number;
   fileChars?: number;
+  /**
+   * Times the hook at each step (its preGenerate, postGenerate and recover, summed per step):
+   * started before each call, the function it returns reads the time since in both clocks
+   * (bench/step-clock.ts's startClock). Without it the hook is not timed.
+   */
+  clock?: HookClock;
+}
+
+/** A clock: starting it returns a function that reads how long it has been, in wall-clock and CPU time. */
+export type HookClock = () => () => { wallMs: number; cpuMs: number };
+
+/** The hook's time at each step, in both clocks (empty when the run had no clock). */
+export interface HookTimes {
+  wallMs: number[];
+  cpuMs: number[];
 }
 
 /** What a long run did, step by step. */
@@ -34,8 +49,8 @@ export interface LongRunRecord {
   result: AgentResult;
   /** The size of every request the model received (estimateTokens). */
   received: number[];
-  /** Milliseconds the compaction hook took at each step (preGenerate and postGenerate). */
-  hookMs: number[];
+  /** What the compaction hook took at each step (preGenerate, postGenerate and recover), when timed. */
+  hook: HookTimes;
   /** The request's size after the hook, before the preflight fit, at each step. */
   afterHook: number[];
   /** compaction.done events that changed the transcript. */
@@ -95,22 +110,47 @@ export function instantSummarizer(
   };
 }
 
-/** The compaction hook, timed: the same hook, with the time of its preGenerate and postGenerate recorded per step. */
-function timed(inner: AgentHook, hookMs: number[], afterHook: number[]): AgentHook {
+/**
+ * The compaction hook, timed when there is a clock: the same hook, with the time of its
+ * preGenerate, postGenerate and recover added up per step, and the request's size after
+ * preGenerate recorded.
+ */
+function timed(inner: AgentHook, clock: HookClock | undefined, hook: HookTimes, afterHook: number[]): AgentHook {
+  const time = async (step: number, call: () => unknown): Promise<void> => {
+    if (clock === undefined) {
+      await call();
+      return;
+    }
+    const stop = clock();
+    try {
+      await call();
+    } finally {
+      const took = stop();
+      hook.wallMs[step - 1] = (hook.wallMs[step - 1] ?? 0) + took.wallMs;
+      hook.cpuMs[step - 1] = (hook.cpuMs[step - 1] ?? 0) + took.cpuMs;
+    }
+  };
+  const recover = inner.recover;
   return {
     name: inner.name,
     async preGenerate(ctx) {
-      const started = performance.now();
-      await inner.preGenerate?.(ctx);
-      hookMs[ctx.run.step - 1] = performance.now() - started;
+      await time(ctx.run.step, () => inner.preGenerate?.(ctx));
       afterHook[ctx.run.step - 1] = ctx.run.budget.measure(ctx.request);
     },
     async postGenerate(ctx) {
-      const started = performance.now();
-      await inner.postGenerate?.(ctx);
-      hookMs[ctx.run.step - 1] = (hookMs[ctx.run.step - 1] ?? 0) + performance.now() - started;
+      await time(ctx.run.step, () => inner.postGenerate?.(ctx));
     },
-    ...(inner.recover === undefined ? {} : { recover: inner.recover.bind(inner) }),
+    ...(recover === undefined
+      ? {}
+      : {
+          async recover(ctx) {
+            let changed = false;
+            await time(ctx.run.step, async () => {
+              changed = await recover.call(inner, ctx);
+            });
+            return changed;
+          },
+        }),
   };
 }
 
@@ -119,7 +159,7 @@ export async function runLongAgent(options: LongRunOptions): Promise<LongRunReco
   const noteChars = options.noteChars ?? 400;
   const fileChars = options.fileChars ?? 1_700;
   const received: number[] = [];
-  const hookMs: number[] = [];
+  const hookTimes: HookTimes = { wallMs: [], cpuMs: [] };
   const afterHook: number[] = [];
   const events: AgentEvent[] = [];
   let reads = 0;
@@ -138,7 +178,7 @@ export async function runLongAgent(options: LongRunOptions): Promise<LongRunReco
     input: 'Review the repository.',
     provider: longRunModel(options.steps, noteChars, received, options.onRequest),
     toolRegistry: new ToolRegistry([read as Tool<unknown, unknown>]),
-    hooks: new HookRegistry([timed(hook, hookMs, afterHook)]),
+    hooks: new HookRegistry([timed(hook, options.clock, hookTimes, afterHook)]),
     onEvent: (event) => {
       if (event.type !== 'text.delta' && event.type !== 'tool.start' && event.type !== 'tool.done') events.push(event);
     },
@@ -149,5 +189,5 @@ export async function runLongAgent(options: LongRunOptions): Promise<LongRunReco
     if (e.type !== 'recovery.done' || (e.kind !== 'oversized-request' && e.kind !== 'oversized-results')) continue;
     fits.push({ step: e.step, before: afterHook[e.step - 1] ?? 0, after: received[e.step - 1] ?? 0 });
   }
-  return { result, received, hookMs, afterHook, compactions, fits, events };
+  return { result, received, hook: hookTimes, afterHook, compactions, fits, events };
 }

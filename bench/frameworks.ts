@@ -28,7 +28,7 @@ import {
   runnerLoop,
   WINDOW,
 } from './framework-loops.js';
-import { formatInt, formatMs, formatRatio, median } from './stats.js';
+import { formatInt, formatMs, formatRatio, formatSpread, median } from './stats.js';
 import { leastOf, type Took } from './step-clock.js';
 
 export const FRAMEWORK_STEPS = 1_000;
@@ -160,12 +160,6 @@ export async function runFrameworks(options: { steps?: number; repetitions?: num
   return { rows, repetitions, seconds: (performance.now() - started) / 1000 };
 }
 
-/** The median of the runs' values and their range, as "1.3x (1.1x-1.6x)". */
-function ratioCell(values: readonly number[]): string {
-  const range = values.length > 1 ? ` (${formatRatio(Math.min(...values))}–${formatRatio(Math.max(...values))})` : '';
-  return `${formatRatio(median(values))}${range}`;
-}
-
 export function renderFrameworksMarkdown(report: FrameworksReport): string {
   const lines = [
     '## Inside other frameworks',
@@ -190,10 +184,19 @@ export function renderFrameworksMarkdown(report: FrameworksReport): string {
     const tokens = runs[0]?.recount.tokens ?? 0;
     lines.push(
       `| ${r.name} | ${r.loop} | ${formatMs(median(runs.map((x) => x.firstCpuMs)))} | ` +
-        `${formatMs(median(runs.map((x) => x.lastCpuMs)))} | ${ratioCell(runs.map((x) => x.lastCpuMs / x.firstCpuMs))} | ` +
+        `${formatMs(median(runs.map((x) => x.lastCpuMs)))} | ${formatSpread(
+          runs.map((x) => x.lastCpuMs / x.firstCpuMs),
+          formatRatio,
+        )} | ` +
         `${formatMs(recountCpu)} (${formatInt(tokens)} tokens) | ` +
-        `${ratioCell(runs.map((x) => x.recount.cpuMs / x.lastCpuMs))} | ` +
-        `${ratioCell(runs.map((x) => x.lastWallMs / x.firstWallMs))} |`,
+        `${formatSpread(
+          runs.map((x) => x.recount.cpuMs / x.lastCpuMs),
+          formatRatio,
+        )} | ` +
+        `${formatSpread(
+          runs.map((x) => x.lastWallMs / x.firstWallMs),
+          formatRatio,
+        )} |`,
     );
   }
   lines.push('', `Run time: ${report.seconds.toFixed(0)} s.`);

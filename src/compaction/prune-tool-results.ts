@@ -67,6 +67,7 @@ export function pruneToolResults(input: CompactionInput, options: PruneOptions =
   const calls = new Map<string, ToolCall>();
   // The names the request shows before the result at hand, which its digest need not repeat.
   const shown = digestChars > 0 ? (options.shownNames ?? new Set<string>()) : undefined;
+  // Each caller checks `shown` first, so the text it would read is not even made without digests.
   const show = (text: string) => {
     if (shown !== undefined) for (const name of namesIn(text)) shown.add(name);
   };
@@ -79,25 +80,25 @@ export function pruneToolResults(input: CompactionInput, options: PruneOptions =
     if (message.role === 'assistant') {
       for (const call of message.toolCalls ?? []) {
         calls.set(call.id, call);
-        show(argumentsText(call.arguments));
+        if (shown !== undefined) show(argumentsText(call.arguments));
       }
-      show(contentText(message.content));
+      if (shown !== undefined) show(contentText(message.content));
       continue;
     }
     if (message.role !== 'tool' || isPinned(message)) {
-      show(contentText(message.content));
+      if (shown !== undefined) show(contentText(message.content));
       continue;
     }
     const chars = contentLength(message.content);
     if (typeof message.content === 'string' && isPrunedMarker(message.content)) {
-      show(message.content);
+      if (shown !== undefined) show(message.content);
       continue;
     }
     const call = calls.get(message.toolCallId);
     const args = call?.arguments ?? {};
     const stubText = prunedMarker(call?.name ?? message.toolName ?? 'tool', args, chars);
     if (chars <= stubText.length && !hasImage(message)) {
-      show(contentText(message.content));
+      if (shown !== undefined) show(contentText(message.content));
       continue;
     }
     const notes: string[] = [];
@@ -116,10 +117,10 @@ export function pruneToolResults(input: CompactionInput, options: PruneOptions =
     const stub: ToolMessage = { ...message, content: marker };
     // A short result can cost fewer tokens than its marker (repeated characters, long arguments).
     if (countMessage(stub) * ratio >= countMessage(message)) {
-      show(contentText(message.content));
+      if (shown !== undefined) show(contentText(message.content));
       continue;
     }
-    show(marker);
+    if (shown !== undefined) show(marker);
     output ??= messages.slice();
     output[i] = stub;
     freed += countMessage(message) - countMessage(stub);

@@ -6,8 +6,16 @@ import { configError, LoushoError } from '../errors/lousho-error.js';
 import { type AppendLockFiles, withAppendLock } from './file-append-lock.js';
 import { acquireFileLease, type LeaseFiles, readLock, releaseFileLease, renewFileLease } from './file-lease.js';
 import { fileNameOf, idOfFileName } from './file-names.js';
+import { type MarkFiles, readFromMark, removeMark, writeMark } from './file-snapshot-mark.js';
 import { cleanTemporary, makePrivateDir, PRIVATE_FILE_MODE, withTemporary } from './private-files.js';
-import type { LeaseState, SessionLogRead, SessionStore, StoredSession } from './store.js';
+import type {
+  AppendOptions,
+  LeaseState,
+  SessionLogRead,
+  SessionLogTail,
+  SessionStore,
+  StoredSession,
+} from './store.js';
 import { checkId, conflict, guarded } from './store-errors.js';
 
 /** The appends in flight per log file: one at a time in this process (leases keep processes apart). */
@@ -70,13 +78,14 @@ export class FileSessionStore implements SessionStore {
     return fileNameOf(id);
   }
 
-  #files(id: string): LeaseFiles & { log: string; appendLock: AppendLockFiles } {
+  #files(id: string): LeaseFiles & MarkFiles & { appendLock: AppendLockFiles } {
     const name = this.#name(id);
     const temporaryDir = join(this.dir, '.tmp');
     const withTemporaryFile = <T>(text: string, use: (path: string) => Promise<T>) =>
       withTemporary(temporaryDir, name, text, use);
     return {
       log: join(this.dir, `${name}.jsonl`),
+      mark: join(this.dir, `${name}.snap`),
       appendLock: {
         path: join(this.dir, `${name}.append`),
         temporaryDir,
@@ -113,9 +122,26 @@ export class FileSessionStore implements SessionStore {
     });
   }
 
-  async append(id: string, entry: string, expectedVersion: number): Promise<number> {
+  /** The log from its newest snapshot entry on (see readFromMark); the whole log when there is none. */
+  async readLatest(id: string): Promise<SessionLogTail> {
     const files = this.#files(id);
-    const write = () => withAppendLock(files.appendLock, () => this.#append(id, files.log, entry, expectedVersion));
+    const tail = await guarded(this, id, 'read', async () => {
+      await cleanTemporary(files.temporaryDir, files.prefix);
+      return readFromMark(files);
+    });
+    if (tail === undefined) return { ...(await this.read(id)), fromSnapshot: false };
+    const { entries, bytes } = completeLines(tail.text);
+    return { entries, version: tail.offset + bytes, fromSnapshot: true };
+  }
+
+  async append(id: string, entry: string, expectedVersion: number, options?: AppendOptions): Promise<number> {
+    const files = this.#files(id);
+    const write = () =>
+      withAppendLock(files.appendLock, async () => {
+        const version = await this.#append(id, files.log, entry, expectedVersion);
+        if (options?.snapshot === true) await writeMark(files, expectedVersion);
+        return version;
+      });
     return serialized(files.log, () =>
       guarded(this, id, 'write', async () => {
         await this.#ensureDirs();
@@ -179,6 +205,7 @@ export class FileSessionStore implements SessionStore {
   async delete(id: string): Promise<void> {
     const files = this.#files(id);
     await guarded(this, id, 'delete', async () => {
+      await removeMark(files);
       try {
         await unlink(files.log);
       } catch (error) {

@@ -1,8 +1,15 @@
 import { createRequire } from 'node:module';
 import { checkOptions } from '../errors/check-options.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
-import { LEASE_TABLE_COLUMNS, LOG_TABLE_COLUMNS } from './sql-schema.js';
-import type { LeaseState, SessionLogRead, SessionStore, StoredSession } from './store.js';
+import { LEASE_TABLE_COLUMNS, LOG_TABLE_COLUMNS, SNAPSHOT_TABLE_COLUMNS } from './sql-schema.js';
+import type {
+  AppendOptions,
+  LeaseState,
+  SessionLogRead,
+  SessionLogTail,
+  SessionStore,
+  StoredSession,
+} from './store.js';
 import { checkId, conflict, guarded, NotWrittenHere } from './store-errors.js';
 
 /** The part of a `pg` Pool (or Client) this store uses. */
@@ -44,6 +51,7 @@ function createPool(connectionString: string): PostgresPool {
 
 const LOG = 'lousho_session_log';
 const LEASES = 'lousho_session_leases';
+const SNAPSHOTS = 'lousho_session_snapshots';
 /** Server time in ms, so every process judges expiry by one clock. */
 const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
 
@@ -51,7 +59,19 @@ const SCHEMA = `BEGIN;
 SELECT pg_advisory_xact_lock(4283901157);
 CREATE TABLE IF NOT EXISTS ${LOG} (session_id TEXT NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (session_id, seq));
 CREATE TABLE IF NOT EXISTS ${LEASES} (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS ${SNAPSHOTS} (session_id TEXT PRIMARY KEY, seq INTEGER NOT NULL);
 COMMIT;`;
+
+/** Appends when the sequence is still the expected one; with $4, marks the new row as the newest snapshot entry, in the same statement. */
+const APPEND = `WITH added AS (INSERT INTO ${LOG} (session_id, seq, entry) SELECT $1, $2::int + 1, $3
+  WHERE (SELECT COALESCE(MAX(seq), 0) FROM ${LOG} WHERE session_id = $1) = $2::int RETURNING seq),
+marked AS (INSERT INTO ${SNAPSHOTS} (session_id, seq) SELECT $1, seq FROM added WHERE $4::boolean
+  ON CONFLICT (session_id) DO UPDATE SET seq = EXCLUDED.seq)
+SELECT seq FROM added`;
+
+/** The rows from the newest snapshot entry on: one statement, so one consistent view of the log. */
+const READ_LATEST = `SELECT seq, entry FROM ${LOG} WHERE session_id = $1
+  AND seq >= COALESCE((SELECT seq FROM ${SNAPSHOTS} WHERE session_id = $1), 1) ORDER BY seq`;
 
 const ACQUIRE = `INSERT INTO ${LEASES} (session_id, holder, expires_at) VALUES ($1, $2, ${NOW_MS} + $3)
 ON CONFLICT (session_id) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
@@ -113,11 +133,12 @@ export class PostgresSessionStore implements SessionStore {
       const { rows } = await this.#pool.query(
         'SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() ' +
           'AND table_name = ANY($1) ORDER BY table_name, ordinal_position',
-        [[LOG, LEASES]],
+        [[LOG, LEASES, SNAPSHOTS]],
       );
       for (const [table, columns] of [
         [LOG, LOG_TABLE_COLUMNS],
         [LEASES, LEASE_TABLE_COLUMNS],
+        [SNAPSHOTS, SNAPSHOT_TABLE_COLUMNS],
       ] as const) {
         const found = rows.filter((r) => r.table_name === table).map((r) => String(r.column_name));
         if (found.join(',') !== columns.join(',')) {
@@ -148,17 +169,24 @@ export class PostgresSessionStore implements SessionStore {
     return { entries: rows.map((r) => String(r.entry)), version: rows.length === 0 ? 0 : Number(rows.at(-1)?.seq) };
   }
 
-  async append(id: string, entry: string, expectedVersion: number): Promise<number> {
+  async readLatest(id: string): Promise<SessionLogTail> {
+    const { rows } = await this.#query(id, 'read', READ_LATEST, [id]);
+    const first = rows.length === 0 ? 1 : Number(rows[0]?.seq);
+    rows.forEach((row, i) => {
+      if (Number(row.seq) !== first + i) throw new NotWrittenHere(`the rows of ${LOG} skip sequence ${first + i}`);
+    });
+    return {
+      entries: rows.map((r) => String(r.entry)),
+      version: rows.length === 0 ? 0 : first + rows.length - 1,
+      fromSnapshot: first > 1,
+    };
+  }
+
+  async append(id: string, entry: string, expectedVersion: number, options?: AppendOptions): Promise<number> {
     let inserted = 0;
     try {
-      const result = await this.#query(
-        id,
-        'write',
-        `INSERT INTO ${LOG} (session_id, seq, entry) SELECT $1, $2::int + 1, $3 ` +
-          `WHERE (SELECT COALESCE(MAX(seq), 0) FROM ${LOG} WHERE session_id = $1) = $2::int`,
-        [id, expectedVersion, entry],
-      );
-      inserted = result.rowCount ?? 0;
+      const result = await this.#query(id, 'write', APPEND, [id, expectedVersion, entry, options?.snapshot === true]);
+      inserted = result.rows.length;
     } catch (error) {
       // Two writers that read the same version: the primary key lets one in.
       if ((error as { cause?: { code?: unknown } }).cause?.code !== '23505') throw error;
@@ -176,7 +204,12 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async delete(id: string): Promise<void> {
-    await this.#query(id, 'delete', `DELETE FROM ${LOG} WHERE session_id = $1`, [id]);
+    await this.#query(
+      id,
+      'delete',
+      `WITH unmarked AS (DELETE FROM ${SNAPSHOTS} WHERE session_id = $1) DELETE FROM ${LOG} WHERE session_id = $1`,
+      [id],
+    );
   }
 
   async list(): Promise<StoredSession[]> {

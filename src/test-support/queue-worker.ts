@@ -12,6 +12,7 @@ import { tool } from '../executor/tool.js';
 import type { Message } from '../messages/types.js';
 import type { SessionStore } from '../sessions/store.js';
 import { mockModel } from '../testing/mock-model.js';
+import { aroundAppend } from './around-append.js';
 import { openStore, type StoreSpec } from './open-store.js';
 
 /** How a queue worker process is set up. */
@@ -50,17 +51,10 @@ export function queueTurnScript(steps: number) {
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
 function announced(store: SessionStore): SessionStore {
-  return new Proxy(store, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target) as unknown;
-      if (typeof value !== 'function') return value;
-      if (key !== 'append') return value.bind(target);
-      return async (...args: unknown[]) => {
-        const version = await (value as (...a: unknown[]) => Promise<number>).apply(target, args);
-        print(`saved ${String(args[0])}`);
-        return version;
-      };
-    },
+  return aroundAppend(store, async (args, append) => {
+    const version = await append();
+    print(`saved ${args[0]}`);
+    return version;
   });
 }
 

@@ -32,6 +32,8 @@ export class LeaseKeeper {
   /** Until when (performance.now()) the lease is surely this writer's. */
   #heldUntil = 0;
   #controller = new AbortController();
+  /** The timer's renewal in flight, which release() waits for (else it could take the lease again after it was given back). */
+  #renewing: Promise<unknown> = Promise.resolve();
 
   constructor(store: SessionStore, id: string, log: GuardedLog) {
     this.#store = store;
@@ -54,7 +56,7 @@ export class LeaseKeeper {
     this.#timer = setInterval(
       () => {
         // A blip is retried by the next renewal, and every save checks the lease first.
-        this.#renew()
+        this.#renewing = this.#renew()
           .then((state) => {
             if (state === 'lapsed') this.#log.enqueue(() => this.#confirm());
           })
@@ -115,10 +117,11 @@ export class LeaseKeeper {
     );
   }
 
-  /** Stops renewing and gives the lease back (a failure here only lets it run out). */
+  /** Stops renewing and gives the lease back, once a renewal in flight is done (a failure here only lets it run out). */
   async release(): Promise<void> {
     clearInterval(this.#timer);
     this.#timer = undefined;
+    await this.#renewing;
     await this.#store.release(this.#id, this.holder).catch(() => {});
   }
 }

@@ -173,6 +173,50 @@ describe('one writer per session', () => {
     expect(abandoned).toBe(40);
   });
 
+  it('gives its lease back only after a renewal in flight, so the next writer gets the session at once', async () => {
+    let slow = false;
+    let renewing: () => void = () => {};
+    const inFlight = new Promise<void>((r) => {
+      renewing = r;
+    });
+    let finish: () => void = () => {};
+    const finished = new Promise<void>((r) => {
+      finish = r;
+    });
+    class SlowRenewal extends MemorySessionStore {
+      override async renew(id: string, holder: string, ttlMs: number): Promise<boolean> {
+        if (slow) {
+          slow = false;
+          renewing();
+          setTimeout(finish, 200); // or a while later, when the release waits for it
+          await finished;
+        }
+        return super.renew(id, holder, ttlMs);
+      }
+      override async release(id: string, holder: string): Promise<void> {
+        await super.release(id, holder);
+        finish(); // a release that did not wait for the renewal lets it land now
+      }
+    }
+    const store = new SlowRenewal();
+    const wait = tool({
+      name: 'wait',
+      parameters: { type: 'object' },
+      execute: async () => {
+        slow = true;
+        await inFlight;
+        return 'waited';
+      },
+    });
+    const agent = createAgent({
+      provider: mockModel([{ toolCalls: [{ name: 'wait' }] }, 'one', 'two']),
+      tools: [wait],
+    });
+    await agent.session({ id: 's', store, leaseMs: 60 }).send('first');
+    const next = await agent.session({ id: 's', store }).send('second');
+    expect(next.text).toBe('two');
+  });
+
   it('lets resume() take over a turn whose writer stopped renewing, once its lease runs out', async () => {
     const store = new MemorySessionStore();
     const agent = createAgent({ provider: mockModel([new Error('down'), 'recovered']) });

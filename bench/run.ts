@@ -41,6 +41,7 @@ function machine(): string {
 /** The sections that run on their own (`npm run bench -- <name>`). */
 const SECTIONS: Record<string, () => Promise<string>> = {
   frameworks: async () => renderFrameworksMarkdown(await runFrameworks()),
+  workers: async () => renderWorkersMarkdown(await runWorkers((line) => console.log(line))),
 };
 
 /** Runs one section and puts its text in place of the section with the same heading in bench/RESULTS.md. */
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
   step('session checkpoints');
   sections.push(renderCheckpointsMarkdown(await runCheckpoints()));
   step('workers on a queue');
-  sections.push(renderWorkersMarkdown(await runWorkers()));
+  sections.push(await (SECTIONS.workers as () => Promise<string>)());
   step('inside other frameworks');
   sections.push(await (SECTIONS.frameworks as () => Promise<string>)());
   if (corpusDir() === undefined) {

@@ -28,6 +28,8 @@ export interface QueueLoadOptions {
   kills: { everySaves?: number; minMs?: number; maxMs?: number; max: number };
   /** Gives up waiting after this long, in ms (the report then counts the unfinished turns as lost). */
   deadlineMs: number;
+  /** Told how far the run is, about every 30 s (finished sessions, kills). */
+  progress?: (line: string) => void;
 }
 
 /** What a run found. Every count but turns must be 0. */
@@ -183,6 +185,7 @@ async function driveUntilDone(
   const deadline = Date.now() + options.deadlineMs;
   const { kills } = options;
   let killed = 0;
+  let told = Date.now();
   let nextKillAt = saves() + (kills.everySaves ?? Number.POSITIVE_INFINITY);
   let nextKillTime =
     kills.minMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + pick(kills.minMs, kills.maxMs ?? kills.minMs);
@@ -194,6 +197,10 @@ async function driveUntilDone(
         resolve();
       });
     });
+    if (options.progress !== undefined && Date.now() - told >= 30_000) {
+      told = Date.now();
+      options.progress(`${finished.size} of ${ids.length} sessions finished, ${killed} kills, ${saves()} saves`);
+    }
     const due = saves() >= nextKillAt || Date.now() >= nextKillTime;
     if (due && killed < kills.max) {
       killed++;

@@ -49,7 +49,12 @@ function completeLines(text: string): { entries: string[]; bytes: number } {
  * at most a torn last line, which is ignored and cut by the next append. The lease is a lock
  * file (`<id>.lock`, created atomically, with its holder and expiry); temporary files live in
  * `.tmp/` and are removed when the store next opens the session. Folders are created 0700 and
- * files 0600, whatever the umask. The version of a session is the byte length of its log.
+ * files 0600, whatever the umask. The version of a session is the byte length of its log; the
+ * newest snapshot entry's offset is kept in `<id>.snap`, so opening a session reads from there.
+ *
+ * One host only: every process judges a lease's expiry by its own clock, and the atomic steps
+ * (a hard link that fails when the file exists, an append under a lock file) are not promised on
+ * a network file system. Workers on several machines share a KVSessionStore or a PostgresSessionStore.
  *
  * @example
  * const session = agent.session({ id: 'ticket-42', store: new FileSessionStore({ dir: './sessions' }) });

@@ -69,7 +69,7 @@ function notOurs(error: unknown): unknown {
  * appended by a script that checks the list's length, which is the version), the index of its
  * newest snapshot entry (`<prefix>snap:<id>`, set by that script) and its lease as
  * a key set with `SET NX PX` semantics (`<prefix>lease:<id>`, holding the holder's id, deleted
- * only by its holder). The prefix is 'lousho:session:' by default. A key of another type is
+ * only by its holder; it expires by the Redis server's clock). The prefix is 'lousho:session:' by default. A key of another type is
  * reported with LOUSHO_STORE_INVALID and left as it is.
  *
  * @example

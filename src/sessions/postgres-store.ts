@@ -83,7 +83,8 @@ RETURNING holder, expires_at`;
  * store is created): `lousho_session_log` has one row per save, keyed by session id and
  * sequence number, inserted only while the sequence is still the one the writer read; the
  * lease of each session is a row of `lousho_session_leases`, taken and renewed by one atomic
- * upsert judged by the server's clock. The tables are created on first use; tables of the same
+ * upsert judged by the server's clock (so workers on any number of hosts can share it);
+ * `lousho_session_snapshots` marks each session's newest snapshot entry, which opening a session reads from. The tables are created on first use; tables of the same
  * name with other columns are reported with LOUSHO_STORE_INVALID and left alone.
  *
  * @example

@@ -86,7 +86,11 @@ async function switchToWal(db: SqliteDatabase): Promise<void> {
  * `lousho_session_leases` (the writer of each session). Pass a file path (opened, and its folder
  * and file created owner-only, on first use, in WAL mode) or an open Database to share one.
  * Tables of the same name with other columns are reported with LOUSHO_STORE_INVALID and left
- * alone.
+ * alone; `lousho_session_snapshots` marks each session's newest snapshot entry.
+ *
+ * One host only: every process judges a lease's expiry by its own clock, and SQLite's locking is
+ * not promised on a network file system. Workers on several machines share a KVSessionStore or a
+ * PostgresSessionStore, whose leases expire by the server's clock.
  */
 export class SqliteSessionStore implements SessionStore {
   readonly description: string;

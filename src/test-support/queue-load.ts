@@ -43,7 +43,10 @@ export interface QueueLoadReport {
   kills: number;
   seconds: number;
   bytesPerStep: number;
-  /** Time from a kill to the next save of a session the killed worker was writing, in ms, one per such session. */
+  /**
+   * Time from a kill to the next save of a session the killed worker was in the middle of (not one
+   * resting for its approval, which waits for the approver and the queue, not for a takeover), in ms.
+   */
   takeoverMs: number[];
 }
 
@@ -75,6 +78,8 @@ export async function runQueueLoad(options: QueueLoadOptions): Promise<QueueLoad
   const finished = new Set<string>();
   const lastWriter = new Map<string, Child>();
   const takeovers = new Map<string, number>();
+  /** Sessions whose last save asked for an approval: at rest, nobody's to take over. */
+  const resting = new Set<string>();
   const takeoverMs: number[] = [];
   const workers: Child[] = [];
   let saves = 0;
@@ -87,13 +92,16 @@ export async function runQueueLoad(options: QueueLoadOptions): Promise<QueueLoad
         if (what === 'saved') {
           saves++;
           lastWriter.set(sid, child);
+          resting.delete(sid);
           const since = takeovers.get(sid);
           if (since !== undefined) {
             takeoverMs.push(Date.now() - since);
             takeovers.delete(sid);
           }
-        } else if (what === 'waiting' && call !== undefined) void approver(queue, sid, call);
-        else if (what === 'idle') finished.add(sid);
+        } else if (what === 'waiting' && call !== undefined) {
+          resting.add(sid);
+          void approver(queue, sid, call);
+        } else if (what === 'idle') finished.add(sid);
         else if (what === 'ready') ready++;
       }
       wake();
@@ -110,7 +118,9 @@ export async function runQueueLoad(options: QueueLoadOptions): Promise<QueueLoad
     await victim.kill();
     kills++;
     const now = Date.now();
-    for (const [sid, writer] of lastWriter) if (writer === victim && !finished.has(sid)) takeovers.set(sid, now);
+    for (const [sid, writer] of lastWriter) {
+      if (writer === victim && !finished.has(sid) && !resting.has(sid)) takeovers.set(sid, now);
+    }
     await spawn();
   };
   try {

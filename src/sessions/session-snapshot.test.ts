@@ -3,85 +3,42 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
-import { tool } from '../executor/tool.js';
-import { instantSummarizer } from '../test-support/long-run.js';
+import { countingReads, runLongSession, type StoreRead } from '../test-support/long-session.js';
 import { mockModel } from '../testing/mock-model.js';
 import { FileSessionStore } from './file-store.js';
 import { decodeEntry } from './records.js';
-import { MemorySessionStore, type SessionLogTail, type SessionStore } from './store.js';
+import { MemorySessionStore, type SessionStore } from './store.js';
 
 const STEPS = 1_000;
-
-/** What one load read from the store: entries and bytes. */
-interface Read {
-  entries: number;
-  bytes: number;
-}
-
-/** The store, counting what each read and readLatest returns into `reads`. */
-function counting(store: SessionStore, reads: Read[]): SessionStore {
-  const count = <T extends { entries: string[] }>(log: T): T => {
-    reads.push({ entries: log.entries.length, bytes: log.entries.reduce((n, e) => n + Buffer.byteLength(e), 0) });
-    return log;
-  };
-  return new Proxy(store, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target) as unknown;
-      if (typeof value !== 'function') return value;
-      if (key === 'read') return (id: string) => target.read(id).then(count);
-      if (key === 'readLatest') {
-        const latest = value as (id: string) => Promise<SessionLogTail>;
-        return (id: string) => latest.call(target, id).then(count);
-      }
-      return value.bind(target);
-    },
-  });
-}
-
 const TENTH = STEPS / 10;
 const inTenth = (step: number) => step <= TENTH || step > STEPS - TENTH;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /**
- * A 1,000-step turn (one tool call a step, a 600-character result) whose transcript the
- * agent's compaction keeps under an 8,000-token window; at every step of the first and the
- * last tenth a fresh session object loads the session, and what that load read is recorded.
+ * The long session (test-support/long-session.ts), compacted under an 8,000-token window; at
+ * every step of the first and the last tenth a fresh session object loads it, and what that
+ * load read from the store is recorded.
  */
 async function longSession(store: SessionStore) {
-  const loads = new Map<number, Read>();
-  const reads: Read[] = [];
-  const watched = counting(store, reads);
+  const loads = new Map<number, StoreRead>();
+  const reads: StoreRead[] = [];
+  const watched = countingReads(store, reads);
   const reader = createAgent({ provider: mockModel([]) });
-  const model = mockModel((_request, index) =>
-    index < STEPS ? { toolCalls: [{ id: `c${index}`, name: 'read', arguments: { n: index } }] } : 'done',
-  );
-  let step = 0;
-  const read = tool({
-    name: 'read',
-    parameters: { type: 'object', properties: { n: { type: 'number' } } },
-    execute: async () => {
-      step++;
-      if (inTenth(step)) {
-        reads.length = 0;
-        await reader.session({ id: 'long', store: watched }).load();
-        loads.set(
-          step,
-          reads.reduce((sum, r) => ({ entries: sum.entries + r.entries, bytes: sum.bytes + r.bytes })),
-        );
-      }
-      return `// file ${step}\n${'const value = compute(input);\n'.repeat(20)}`;
+  const session = await runLongSession(store, {
+    id: 'long',
+    steps: STEPS,
+    compacted: true,
+    atStep: async (step) => {
+      if (!inTenth(step)) return;
+      reads.length = 0;
+      await reader.session({ id: 'long', store: watched }).load();
+      loads.set(
+        step,
+        reads.reduce((sum, r) => ({ entries: sum.entries + r.entries, bytes: sum.bytes + r.bytes })),
+      );
     },
   });
-  const agent = createAgent({
-    provider: model,
-    tools: [read],
-    limits: { maxSteps: STEPS + 5 },
-    compaction: { summarizer: instantSummarizer(), contextWindow: 8_000 },
-  });
-  const session = agent.session({ id: 'long', store });
-  await session.send('Read every file.');
-  const whole = await store.read('long');
-  return { loads, session, whole };
+  return { loads, session, whole: await store.read('long') };
 }
 
 describe.each([
@@ -91,8 +48,8 @@ describe.each([
   it('opens from its newest snapshot: what a load reads at step 1,000, and over the last tenth, is within twice step 100 and the first tenth', async () => {
     const store = await makeStore();
     const { loads, session, whole } = await longSession(store);
-    const at100 = loads.get(TENTH) as Read;
-    const at1000 = loads.get(STEPS) as Read;
+    const at100 = loads.get(TENTH) as StoreRead;
+    const at1000 = loads.get(STEPS) as StoreRead;
     const first = [...loads].filter(([step]) => step <= TENTH).map(([, read]) => read);
     const last = [...loads].filter(([step]) => step > STEPS - TENTH).map(([, read]) => read);
     const logBytes = whole.entries.reduce((n, e) => n + Buffer.byteLength(e), 0);

@@ -164,23 +164,28 @@ async function parentQueue(
     connection: config.pgUrl as string,
     schema: config.schema as string,
     expireInSeconds: 2,
+    maxConnections: 3,
   });
 }
 
-/** Approves as a webhook would: again after a while when the session is busy or moved on under it (a redelivered job is driving it). */
+/**
+ * Approves as a webhook would: again a while later when the session is busy or moved on under it
+ * (a redelivered job is driving it), or the store failed for a moment (too many connections).
+ */
 async function approver(queue: { approve(sid: string, call: string): Promise<void> }, sid: string, call: string) {
-  for (let attempt = 0; attempt < 100; attempt++) {
+  const again = new Set(['LOUSHO_SESSION_BUSY', 'LOUSHO_SESSION_CONFLICT', 'LOUSHO_STORE_FAILED']);
+  for (let attempt = 0; attempt < 3_000; attempt++) {
     try {
       return await queue.approve(sid, call);
     } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code !== 'LOUSHO_SESSION_BUSY' && code !== 'LOUSHO_SESSION_CONFLICT') {
+      if (!again.has((error as { code?: string }).code ?? '')) {
         console.error(`the approver of ${sid} gave up:`, error);
         return;
       }
       await new Promise((r) => setTimeout(r, 200));
     }
   }
+  console.error(`the approver of ${sid} gave up after 3,000 attempts`);
 }
 
 /** Waits until every session finished (or the deadline), killing workers on the schedule. */

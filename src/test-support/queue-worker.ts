@@ -116,6 +116,7 @@ async function main(): Promise<void> {
       schema: config.schema as string,
       expireInSeconds: Math.max(1, Math.round(config.jobTimeoutMs / 1000)),
       maintenanceIntervalSeconds: 1,
+      maxConnections: 3, // 8 workers share a server with max_connections 100 (and with other clients)
     });
     for (let i = 0; i < config.concurrency; i++) await queue.work({ pollingIntervalSeconds: 0.5 });
   }

@@ -30,8 +30,11 @@ export interface PostgresPool {
 
 const require = createRequire(import.meta.url);
 
-function createPool(connectionString: string): PostgresPool {
-  let pg: { Pool: new (options: { connectionString: string; max: number }) => PostgresPool };
+/** How long the store's own pool waits for a connection or a query's answer before the operation fails (30 s). */
+const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
+
+function createPool(connectionString: string, timeoutMs: number): PostgresPool {
+  let pg: { Pool: new (options: Record<string, unknown>) => PostgresPool };
   try {
     pg = require('pg') as typeof pg;
   } catch (cause) {
@@ -39,7 +42,15 @@ function createPool(connectionString: string): PostgresPool {
       cause,
     });
   }
-  const pool = new pg.Pool({ connectionString, max: 4 }) as PostgresPool & {
+  // A connection that stops answering (a network partition, a half-open socket) would hold an
+  // operation, and the lease it renews, forever: every wait is bounded, and TCP keepalive finds it.
+  const pool = new pg.Pool({
+    connectionString,
+    max: 4,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+    keepAlive: true,
+  }) as PostgresPool & {
     on(event: 'error', listener: (error: Error) => void): void;
   };
   // An idle connection that drops (a server restart, a proxy's timeout) is an 'error' event of the
@@ -99,11 +110,16 @@ export class PostgresSessionStore implements SessionStore {
 
   /**
    * Pass a connection string (the store makes its own pool, which survives dropped connections;
-   * close() ends it), or a pg Pool to share (give it an 'error' listener: pg ends the process on
-   * an idle connection's error when nobody listens).
+   * close() ends it; an operation that waits longer than `queryTimeoutMs`, 30 s, for a connection
+   * or an answer fails with LOUSHO_STORE_FAILED), or a pg Pool to share (give it an 'error'
+   * listener: pg ends the process on an idle connection's error when nobody listens).
    */
-  constructor(options: { connectionString: string } | { pool: PostgresPool }) {
-    checkOptions<Record<string, unknown>>(options, 'new PostgresSessionStore()', ['connectionString', 'pool']);
+  constructor(options: { connectionString: string; queryTimeoutMs?: number } | { pool: PostgresPool }) {
+    checkOptions<Record<string, unknown>>(options, 'new PostgresSessionStore()', [
+      'connectionString',
+      'queryTimeoutMs',
+      'pool',
+    ]);
     if ('pool' in options && typeof options.pool?.query === 'function') {
       this.#pool = options.pool;
       this.#ownsPool = false;
@@ -113,7 +129,13 @@ export class PostgresSessionStore implements SessionStore {
       typeof options.connectionString === 'string' &&
       options.connectionString
     ) {
-      this.#pool = createPool(options.connectionString);
+      const timeout = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+      if (!Number.isFinite(timeout) || timeout <= 0) {
+        throw configError('PostgresSessionStore queryTimeoutMs must be a positive number of ms (30,000 by default).', {
+          option: 'queryTimeoutMs',
+        });
+      }
+      this.#pool = createPool(options.connectionString, timeout);
       this.#ownsPool = true;
       this.description = `PostgresSessionStore(${options.connectionString.replace(/\/\/[^@/]*@/, '//')})`;
     } else {

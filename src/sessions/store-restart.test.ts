@@ -5,10 +5,13 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
 import { Child } from '../test-support/child-process.js';
+import { rejection } from '../test-support/errors.js';
+import { freezingProxy } from '../test-support/freezing-proxy.js';
 import { openStore } from '../test-support/open-store.js';
 import { type OwnServer, startPostgres, startRedis } from '../test-support/own-servers.js';
 import { isolatedPostgresUrl, PG_URL, serverProblems, skipWhenDown } from '../test-support/store-backends.js';
 import { mockModel } from '../testing/mock-model.js';
+import { PostgresSessionStore } from './postgres-store.js';
 
 /**
  * Workers survive their store: a server restarted under a worker mid-turn, and an idle
@@ -140,4 +143,35 @@ describe('a worker whose idle Postgres connection the server drops', () => {
     },
     120_000 * TRIALS,
   );
+});
+
+describe('a PostgresSessionStore whose connection stops answering (a network partition)', () => {
+  skipWhenDown('postgres', problems);
+
+  it('fails the operation with LOUSHO_STORE_FAILED after queryTimeoutMs, and works again once the network does', async () => {
+    const server = new URL(PG_URL);
+    const proxy = await freezingProxy(server.hostname, Number(server.port || 5432));
+    const url = new URL(await isolatedPostgresUrl());
+    url.host = `127.0.0.1:${proxy.port}`;
+    const store = new PostgresSessionStore({ connectionString: url.toString(), queryTimeoutMs: 1_000 });
+    try {
+      await store.append('s', 'a', 0);
+      proxy.freeze();
+      const error = await rejection(store.read('s'));
+      expect(error.code).toBe('LOUSHO_STORE_FAILED');
+      expect(error.message).toContain("session 's'");
+      proxy.thaw();
+      let read: string[] | undefined;
+      for (let attempt = 0; read === undefined && attempt < 20; attempt++) {
+        read = await store.read('s').then(
+          (r) => r.entries,
+          () => undefined,
+        );
+      }
+      expect(read).toEqual(['a']);
+    } finally {
+      await store.close().catch(() => {});
+      await proxy.close();
+    }
+  }, 60_000);
 });

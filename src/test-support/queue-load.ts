@@ -172,13 +172,31 @@ async function parentQueue(
  * Approves as a webhook would: again a while later when the session is busy or moved on under it
  * (a redelivered job is driving it), or the store failed for a moment (too many connections).
  */
+/** Approvals under way, and the errors they met (for the progress line). */
+const approvals = { inFlight: 0, errors: new Map<string, number>() };
+
 async function approver(queue: { approve(sid: string, call: string): Promise<void> }, sid: string, call: string) {
+  approvals.inFlight++;
+  try {
+    await approveUntilDone(queue, sid, call);
+  } finally {
+    approvals.inFlight--;
+  }
+}
+
+async function approveUntilDone(
+  queue: { approve(sid: string, call: string): Promise<void> },
+  sid: string,
+  call: string,
+) {
   const again = new Set(['LOUSHO_SESSION_BUSY', 'LOUSHO_SESSION_CONFLICT', 'LOUSHO_STORE_FAILED']);
   for (let attempt = 0; attempt < 3_000; attempt++) {
     try {
       return await queue.approve(sid, call);
     } catch (error) {
-      if (!again.has((error as { code?: string }).code ?? '')) {
+      const code = (error as { code?: string }).code ?? 'untyped';
+      approvals.errors.set(code, (approvals.errors.get(code) ?? 0) + 1);
+      if (!again.has(code)) {
         console.error(`the approver of ${sid} gave up:`, error);
         return;
       }
@@ -214,7 +232,11 @@ async function driveUntilDone(
     });
     if (options.progress !== undefined && Date.now() - told >= 30_000) {
       told = Date.now();
-      options.progress(`${finished.size} of ${ids.length} sessions finished, ${killed} kills, ${saves()} saves`);
+      const met = [...approvals.errors].map(([code, n]) => `${n} ${code}`).join(', ') || 'none';
+      options.progress(
+        `${finished.size} of ${ids.length} sessions finished, ${killed} kills, ${saves()} saves; ` +
+          `${approvals.inFlight} approvals under way (errors met: ${met})`,
+      );
     }
     const due = saves() >= nextKillAt || Date.now() >= nextKillTime;
     if (due && killed < kills.max) {

@@ -19,6 +19,7 @@ import { renderLongRunMarkdown, runLongRuns } from './long-run.js';
 import { renderOverheadMarkdown, runOverhead } from './overhead.js';
 import { runReplay } from './replay.js';
 import { renderReplayMarkdown, renderReplaySvg } from './replay-report.js';
+import { renderSessionLoadMarkdown, runSessionLoad } from './session-load.js';
 import { renderWorkersMarkdown, runWorkers } from './workers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -54,6 +55,8 @@ const SECTIONS: Record<string, () => Promise<string>> = {
   overhead: async () => renderOverheadMarkdown(await runOverhead({ log: (line) => console.error(line) })),
   'long-run': async () => renderLongRunMarkdown(await runLongRuns()),
   accuracy: async () => renderAccuracyMarkdown(runAccuracy()),
+  workers: async () => renderWorkersMarkdown(await runWorkers((line) => console.log(line))),
+  'session-load': async () => renderSessionLoadMarkdown(await runSessionLoad((line) => console.log(line))),
 };
 
 /** Runs one section and puts its text in place of the section with the same heading in bench/RESULTS.md. */
@@ -95,8 +98,10 @@ async function main(): Promise<void> {
   sections.push(renderAdversarialMarkdown(runAdversarial()));
   step('session checkpoints');
   sections.push(renderCheckpointsMarkdown(await runCheckpoints()));
+  step('opening a long session');
+  sections.push(await (SECTIONS['session-load'] as () => Promise<string>)());
   step('workers on a queue');
-  sections.push(renderWorkersMarkdown(await runWorkers()));
+  sections.push(await (SECTIONS.workers as () => Promise<string>)());
   step('inside other frameworks');
   sections.push(await (SECTIONS.frameworks as () => Promise<string>)());
   if (corpusDir() === undefined) {

@@ -6,6 +6,8 @@
  * worker, bytes per step, and the time for another worker to take over a killed worker's
  * session. Full scale is 8 workers and 500 sessions; LOUSHO_BENCH_WORKERS=workers,sessions sets
  * another (the report says which ran). Skipped for a server that does not answer.
+ *
+ * Run alone: npm run bench -- workers (replaces its section of bench/RESULTS.md).
  */
 import { pathToFileURL } from 'node:url';
 import { type QueueLoadReport, runQueueLoad } from '../src/test-support/queue-load.js';
@@ -27,9 +29,14 @@ export interface WorkersReport {
   skipped: string[];
 }
 
-/** Runs the bench at the scale LOUSHO_BENCH_WORKERS gives (8 workers, 500 sessions by default). */
-export async function runWorkers(): Promise<WorkersReport> {
+/**
+ * Runs the bench at the scale LOUSHO_BENCH_WORKERS gives (8 workers, 500 sessions by default),
+ * giving each run up to LOUSHO_BENCH_DEADLINE_MIN minutes (60 by default) before it counts the
+ * unfinished turns as lost.
+ */
+export async function runWorkers(log: (line: string) => void = () => {}): Promise<WorkersReport> {
   const [workers, sessions] = (process.env.LOUSHO_BENCH_WORKERS ?? '8,500').split(',').map(Number) as [number, number];
+  const deadlineMs = Number(process.env.LOUSHO_BENCH_DEADLINE_MIN ?? 60) * 60_000;
   const problems = await serverProblems();
   const rows: WorkersRow[] = [];
   const skipped: string[] = [];
@@ -39,11 +46,20 @@ export async function runWorkers(): Promise<WorkersReport> {
       skipped.push(`${engine}: ${problem}`);
       continue;
     }
-    const base = { engine, steps: 10, deadlineMs: 15 * 60_000 };
+    const progress = (run: string) => (line: string) => log(`[workers] ${engine}, ${run}: ${line}`);
+    const base = { engine, steps: 10, deadlineMs };
     const perWorker = Math.max(10, Math.ceil(sessions / workers));
-    const single = await runQueueLoad({ ...base, workers: 1, sessions: perWorker, kills: { max: 0 } });
+    log(`[workers] ${engine}: 1 worker, ${perWorker} sessions, no kills`);
+    const single = await runQueueLoad({
+      ...base,
+      workers: 1,
+      sessions: perWorker,
+      kills: { max: 0 },
+      progress: progress('1 worker'),
+    });
     const kills = { minMs: 1_000, maxMs: 5_000, max: 10_000 };
-    const many = await runQueueLoad({ ...base, workers, sessions, kills });
+    log(`[workers] ${engine}: ${workers} workers, ${sessions} sessions, a SIGKILL every 1-5 s`);
+    const many = await runQueueLoad({ ...base, workers, sessions, kills, progress: progress(`${workers} workers`) });
     rows.push({ engine, single, many, workers, sessions });
   }
   return { rows, skipped };
@@ -80,7 +96,7 @@ export function renderWorkersMarkdown(report: WorkersReport): string {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  runWorkers().then(
+  runWorkers((line) => console.error(line)).then(
     (report) => console.log(renderWorkersMarkdown(report)),
     (error: unknown) => {
       console.error(error);

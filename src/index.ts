@@ -224,6 +224,8 @@ export { FileSessionStore } from './sessions/file-store.js';
 export type { KVClient } from './sessions/kv-store.js';
 export { KVSessionStore } from './sessions/kv-store.js';
 export { DEFAULT_LEASE_MS } from './sessions/lease.js';
+export type { ListedSession } from './sessions/list-sessions.js';
+export { listSessions } from './sessions/list-sessions.js';
 export type { PostgresPool } from './sessions/postgres-store.js';
 export { PostgresSessionStore } from './sessions/postgres-store.js';
 export type { RecordedApproval, SessionCheckpoint } from './sessions/records.js';

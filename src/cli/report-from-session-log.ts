@@ -40,7 +40,8 @@ function compactionDetail(before: readonly Message[], after: readonly Message[])
 /**
  * The report of a FileSessionStore log, replayed record by record as the session reads it:
  * each checkpoint after a new model reply is a step, sized as the transcript the session saved
- * there less that reply (the request that produced it); each `rewrite` that shrank the
+ * there less that reply (the request that produced it); each `rewrite` or `snapshot` (how a
+ * session saves a compaction's transcript) that shrank the
  * transcript is a compaction, marked at the step it came before with the sizes on either side;
  * each rewind is marked too. Turns are numbered through.
  */
@@ -74,7 +75,7 @@ export function sessionLogReport(title: string, text: string, options: ReportWin
         const result = state.pending?.results.get(id);
         if (result !== undefined) produced.push(result);
       }
-    } else if (record.type === 'rewrite') {
+    } else if (record.type === 'rewrite' || record.type === 'snapshot') {
       const tokensBefore = sizeNow();
       const appended = appendedTail(state.messages, record.messages);
       added(appended);
@@ -106,9 +107,11 @@ export function sessionLogReport(title: string, text: string, options: ReportWin
     if (record.type === 'rewind') (marks.at(-1) as ReportMark).tokensAfter = counter.count(state.messages, profile);
     if (record.type !== 'checkpoint') return;
     const { checkpoint } = record;
-    saved = { tokens: checkpoint.tokens, messages: state.messages, length: state.messages.length };
+    // Checkpoints saved before the tokenizer was loaded carry no size: count the transcript they close.
+    const tokens = checkpoint.tokens ?? counter.count(state.messages, profile);
+    saved = { tokens, messages: state.messages, length: state.messages.length };
     if (open !== undefined) {
-      open.mark.tokensAfter = Math.max(0, checkpoint.tokens - messagesTokens(open.appended, profile));
+      open.mark.tokensAfter = Math.max(0, tokens - messagesTokens(open.appended, profile));
       open = undefined;
     }
     const at = reply === undefined ? -1 : state.messages.lastIndexOf(reply);
@@ -119,7 +122,7 @@ export function sessionLogReport(title: string, text: string, options: ReportWin
     turns.add(checkpoint.turn);
     steps.push({
       step,
-      tokens: Math.max(0, checkpoint.tokens - messagesTokens(state.messages.slice(at), profile)),
+      tokens: Math.max(0, tokens - messagesTokens(state.messages.slice(at), profile)),
       label: `turn ${checkpoint.turn}, step ${checkpoint.step}`,
     });
     if (replyMessage.role === 'assistant') for (const call of replyMessage.toolCalls ?? []) stepOf.set(call.id, step);

@@ -30,7 +30,7 @@ describe('sessions on BullMQ (Redis)', () => {
     });
     queue.work();
     return queue;
-  });
+  }, 'redis');
 
   killCase('bullmq');
 });

@@ -29,7 +29,7 @@ describe('sessions on pg-boss 10 (Postgres)', () => {
     });
     await queue.work({ pollingIntervalSeconds: 0.5 });
     return queue;
-  });
+  }, 'postgres');
 
   killCase('pg-boss');
 });

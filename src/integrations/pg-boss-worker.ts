@@ -20,6 +20,12 @@ export interface PgBossSessionQueueOptions extends SessionQueueOptions {
   expireInSeconds?: number;
   /** How often pg-boss looks for expired jobs, in s (maintenance; 10), when `connection` is a string. */
   maintenanceIntervalSeconds?: number;
+  /**
+   * The most connections pg-boss opens, when `connection` is a string (pg-boss's own default: 10).
+   * Every worker process has its own, besides the session store's: keep workers × (this + the
+   * store's) under the server's max_connections.
+   */
+  maxConnections?: number;
   /** Retries of a job before it fails (100); a busy session is retried, every retryDelay seconds. */
   retryLimit?: number;
   /** The wait before a job is tried again, in s (1). */
@@ -60,6 +66,7 @@ export async function pgBossSessionQueue(options: PgBossSessionQueueOptions): Pr
       connectionString: options.connection,
       ...(options.schema === undefined ? {} : { schema: options.schema }),
       maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 10,
+      ...(options.maxConnections === undefined ? {} : { max: options.maxConnections }),
     });
     boss.on('error', (error) => console.error(`@lousho/build-ai-agent: pg-boss of '${options.queueName}':`, error));
     await boss.start();

@@ -6,8 +6,16 @@ import { configError, LoushoError } from '../errors/lousho-error.js';
 import { type AppendLockFiles, withAppendLock } from './file-append-lock.js';
 import { acquireFileLease, type LeaseFiles, readLock, releaseFileLease, renewFileLease } from './file-lease.js';
 import { fileNameOf, idOfFileName } from './file-names.js';
+import { type MarkFiles, readFromMark, removeMark, writeMark } from './file-snapshot-mark.js';
 import { cleanTemporary, makePrivateDir, PRIVATE_FILE_MODE, withTemporary } from './private-files.js';
-import type { LeaseState, SessionLogRead, SessionStore, StoredSession } from './store.js';
+import type {
+  AppendOptions,
+  LeaseState,
+  SessionLogRead,
+  SessionLogTail,
+  SessionStore,
+  StoredSession,
+} from './store.js';
 import { checkId, conflict, guarded } from './store-errors.js';
 
 /** The appends in flight per log file: one at a time in this process (leases keep processes apart). */
@@ -41,7 +49,12 @@ function completeLines(text: string): { entries: string[]; bytes: number } {
  * at most a torn last line, which is ignored and cut by the next append. The lease is a lock
  * file (`<id>.lock`, created atomically, with its holder and expiry); temporary files live in
  * `.tmp/` and are removed when the store next opens the session. Folders are created 0700 and
- * files 0600, whatever the umask. The version of a session is the byte length of its log.
+ * files 0600, whatever the umask. The version of a session is the byte length of its log; the
+ * newest snapshot entry's offset is kept in `<id>.snap`, so opening a session reads from there.
+ *
+ * One host only: every process judges a lease's expiry by its own clock, and the atomic steps
+ * (a hard link that fails when the file exists, an append under a lock file) are not promised on
+ * a network file system. Workers on several machines share a KVSessionStore or a PostgresSessionStore.
  *
  * @example
  * const session = agent.session({ id: 'ticket-42', store: new FileSessionStore({ dir: './sessions' }) });
@@ -70,13 +83,14 @@ export class FileSessionStore implements SessionStore {
     return fileNameOf(id);
   }
 
-  #files(id: string): LeaseFiles & { log: string; appendLock: AppendLockFiles } {
+  #files(id: string): LeaseFiles & MarkFiles & { appendLock: AppendLockFiles } {
     const name = this.#name(id);
     const temporaryDir = join(this.dir, '.tmp');
     const withTemporaryFile = <T>(text: string, use: (path: string) => Promise<T>) =>
       withTemporary(temporaryDir, name, text, use);
     return {
       log: join(this.dir, `${name}.jsonl`),
+      mark: join(this.dir, `${name}.snap`),
       appendLock: {
         path: join(this.dir, `${name}.append`),
         temporaryDir,
@@ -113,9 +127,26 @@ export class FileSessionStore implements SessionStore {
     });
   }
 
-  async append(id: string, entry: string, expectedVersion: number): Promise<number> {
+  /** The log from its newest snapshot entry on (see readFromMark); the whole log when there is none. */
+  async readLatest(id: string): Promise<SessionLogTail> {
     const files = this.#files(id);
-    const write = () => withAppendLock(files.appendLock, () => this.#append(id, files.log, entry, expectedVersion));
+    const tail = await guarded(this, id, 'read', async () => {
+      await cleanTemporary(files.temporaryDir, files.prefix);
+      return readFromMark(files);
+    });
+    if (tail === undefined) return { ...(await this.read(id)), fromSnapshot: false };
+    const { entries, bytes } = completeLines(tail.text);
+    return { entries, version: tail.offset + bytes, fromSnapshot: true };
+  }
+
+  async append(id: string, entry: string, expectedVersion: number, options?: AppendOptions): Promise<number> {
+    const files = this.#files(id);
+    const write = () =>
+      withAppendLock(files.appendLock, async () => {
+        const version = await this.#append(id, files.log, entry, expectedVersion);
+        if (options?.snapshot === true) await writeMark(files, expectedVersion);
+        return version;
+      });
     return serialized(files.log, () =>
       guarded(this, id, 'write', async () => {
         await this.#ensureDirs();
@@ -179,6 +210,7 @@ export class FileSessionStore implements SessionStore {
   async delete(id: string): Promise<void> {
     const files = this.#files(id);
     await guarded(this, id, 'delete', async () => {
+      await removeMark(files);
       try {
         await unlink(files.log);
       } catch (error) {

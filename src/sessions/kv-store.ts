@@ -1,6 +1,13 @@
 import { checkOptions } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
-import type { LeaseState, SessionLogRead, SessionStore, StoredSession } from './store.js';
+import type {
+  AppendOptions,
+  LeaseState,
+  SessionLogRead,
+  SessionLogTail,
+  SessionStore,
+  StoredSession,
+} from './store.js';
 import { checkId, conflict, guarded, NotWrittenHere } from './store-errors.js';
 
 /**
@@ -19,8 +26,15 @@ const LIST_ONLY =
   "local kind = redis.call('TYPE', KEYS[1]).ok if kind ~= 'list' and kind ~= 'none' then return redis.error_reply('LOUSHO_NOT_OURS ' .. kind) end ";
 
 const READ = `${LIST_ONLY}return redis.call('LRANGE', KEYS[1], 0, -1)`;
-const APPEND = `${LIST_ONLY}local n = redis.call('LLEN', KEYS[1]) if n ~= tonumber(ARGV[1]) then return {0, n} end return {1, redis.call('RPUSH', KEYS[1], ARGV[2])}`;
-const DELETE = `${LIST_ONLY}return redis.call('DEL', KEYS[1])`;
+/** KEYS: the log, its snapshot mark (the index of its newest snapshot entry). ARGV: version, entry, '1' to mark it. */
+const APPEND = `${LIST_ONLY}local n = redis.call('LLEN', KEYS[1]) if n ~= tonumber(ARGV[1]) then return {0, n} end
+if ARGV[3] == '1' then redis.call('SET', KEYS[2], n) end
+return {1, redis.call('RPUSH', KEYS[1], ARGV[2])}`;
+/** The log from its marked snapshot entry on, its length and where that is, in one step. */
+const READ_LATEST = `${LIST_ONLY}local n = redis.call('LLEN', KEYS[1]) local from = tonumber(redis.call('GET', KEYS[2])) or 0
+if from >= n then from = 0 end
+return {from, n, redis.call('LRANGE', KEYS[1], from, -1)}`;
+const DELETE = `${LIST_ONLY}redis.call('DEL', KEYS[2]) return redis.call('DEL', KEYS[1])`;
 const ACQUIRE = `local cur = redis.call('GET', KEYS[1])
 if cur == false or cur == ARGV[1] or (ARGV[3] ~= '' and cur == ARGV[3]) then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return {1, ARGV[1], tonumber(ARGV[2])}
@@ -52,9 +66,10 @@ function notOurs(error: unknown): unknown {
 
 /**
  * Keeps each session in Redis: its log as a list (`<prefix>log:<id>`, one element per save,
- * appended by a script that checks the list's length, which is the version) and its lease as
+ * appended by a script that checks the list's length, which is the version), the index of its
+ * newest snapshot entry (`<prefix>snap:<id>`, set by that script) and its lease as
  * a key set with `SET NX PX` semantics (`<prefix>lease:<id>`, holding the holder's id, deleted
- * only by its holder). The prefix is 'lousho:session:' by default. A key of another type is
+ * only by its holder; it expires by the Redis server's clock). The prefix is 'lousho:session:' by default. A key of another type is
  * reported with LOUSHO_STORE_INVALID and left as it is.
  *
  * @example
@@ -84,22 +99,37 @@ export class KVSessionStore implements SessionStore {
     this.description = `KVSessionStore(${this.prefix})`;
   }
 
-  #run(id: string, action: string, script: string, key: string, ...args: (string | number)[]): Promise<unknown> {
+  #run(id: string, action: string, script: string, keys: string[], ...args: (string | number)[]): Promise<unknown> {
     checkId(this, id);
     return guarded(this, id, action, () =>
-      this.#client.eval(script, 1, key, ...args).catch((error: unknown) => {
+      this.#client.eval(script, keys.length, ...keys, ...args).catch((error: unknown) => {
         throw notOurs(error);
       }),
     );
   }
 
+  /** The session's log key and snapshot-mark key. */
+  #logKeys(id: string): string[] {
+    return [`${this.prefix}log:${id}`, `${this.prefix}snap:${id}`];
+  }
+
   async read(id: string): Promise<SessionLogRead> {
-    const entries = (await this.#run(id, 'read', READ, `${this.prefix}log:${id}`)) as unknown[];
+    const entries = (await this.#run(id, 'read', READ, [`${this.prefix}log:${id}`])) as unknown[];
     return { entries: entries.map(String), version: entries.length };
   }
 
-  async append(id: string, entry: string, expectedVersion: number): Promise<number> {
-    const [ok, length] = (await this.#run(id, 'write', APPEND, `${this.prefix}log:${id}`, expectedVersion, entry)) as [
+  async readLatest(id: string): Promise<SessionLogTail> {
+    const [from, length, entries] = (await this.#run(id, 'read', READ_LATEST, this.#logKeys(id))) as [
+      number,
+      number,
+      unknown[],
+    ];
+    return { entries: entries.map(String), version: Number(length), fromSnapshot: Number(from) > 0 };
+  }
+
+  async append(id: string, entry: string, expectedVersion: number, options?: AppendOptions): Promise<number> {
+    const mark = options?.snapshot === true ? '1' : '';
+    const [ok, length] = (await this.#run(id, 'write', APPEND, this.#logKeys(id), expectedVersion, entry, mark)) as [
       number,
       number,
     ];
@@ -108,7 +138,7 @@ export class KVSessionStore implements SessionStore {
   }
 
   async delete(id: string): Promise<void> {
-    await this.#run(id, 'delete', DELETE, `${this.prefix}log:${id}`);
+    await this.#run(id, 'delete', DELETE, this.#logKeys(id));
   }
 
   async list(): Promise<StoredSession[]> {
@@ -138,7 +168,7 @@ export class KVSessionStore implements SessionStore {
   async acquire(id: string, holder: string, ttlMs: number, takeOver?: string): Promise<LeaseState> {
     const key = `${this.prefix}lease:${id}`;
     const ttl = Math.max(1, Math.ceil(ttlMs));
-    const [ok, current, pttl] = (await this.#run(id, 'lease', ACQUIRE, key, holder, ttl, takeOver ?? '')) as [
+    const [ok, current, pttl] = (await this.#run(id, 'lease', ACQUIRE, [key], holder, ttl, takeOver ?? '')) as [
       number,
       string,
       number,
@@ -151,6 +181,6 @@ export class KVSessionStore implements SessionStore {
   }
 
   async release(id: string, holder: string): Promise<void> {
-    await this.#run(id, 'lease', RELEASE, `${this.prefix}lease:${id}`, holder);
+    await this.#run(id, 'lease', RELEASE, [`${this.prefix}lease:${id}`], holder);
   }
 }

@@ -1,8 +1,15 @@
 import { createRequire } from 'node:module';
 import { checkOptions } from '../errors/check-options.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
-import { LEASE_TABLE_COLUMNS, LOG_TABLE_COLUMNS } from './sql-schema.js';
-import type { LeaseState, SessionLogRead, SessionStore, StoredSession } from './store.js';
+import { LEASE_TABLE_COLUMNS, LOG_TABLE_COLUMNS, SNAPSHOT_TABLE_COLUMNS } from './sql-schema.js';
+import type {
+  AppendOptions,
+  LeaseState,
+  SessionLogRead,
+  SessionLogTail,
+  SessionStore,
+  StoredSession,
+} from './store.js';
 import { checkId, conflict, guarded, NotWrittenHere } from './store-errors.js';
 
 /** The part of a `pg` Pool (or Client) this store uses. */
@@ -23,8 +30,11 @@ export interface PostgresPool {
 
 const require = createRequire(import.meta.url);
 
-function createPool(connectionString: string): PostgresPool {
-  let pg: { Pool: new (options: { connectionString: string; max: number }) => PostgresPool };
+/** How long the store's own pool waits for a connection or a query's answer before the operation fails (30 s). */
+const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
+
+function createPool(connectionString: string, timeoutMs: number): PostgresPool {
+  let pg: { Pool: new (options: Record<string, unknown>) => PostgresPool };
   try {
     pg = require('pg') as typeof pg;
   } catch (cause) {
@@ -32,7 +42,15 @@ function createPool(connectionString: string): PostgresPool {
       cause,
     });
   }
-  const pool = new pg.Pool({ connectionString, max: 4 }) as PostgresPool & {
+  // A connection that stops answering (a network partition, a half-open socket) would hold an
+  // operation, and the lease it renews, forever: every wait is bounded, and TCP keepalive finds it.
+  const pool = new pg.Pool({
+    connectionString,
+    max: 4,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+    keepAlive: true,
+  }) as PostgresPool & {
     on(event: 'error', listener: (error: Error) => void): void;
   };
   // An idle connection that drops (a server restart, a proxy's timeout) is an 'error' event of the
@@ -44,6 +62,7 @@ function createPool(connectionString: string): PostgresPool {
 
 const LOG = 'lousho_session_log';
 const LEASES = 'lousho_session_leases';
+const SNAPSHOTS = 'lousho_session_snapshots';
 /** Server time in ms, so every process judges expiry by one clock. */
 const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
 
@@ -51,7 +70,19 @@ const SCHEMA = `BEGIN;
 SELECT pg_advisory_xact_lock(4283901157);
 CREATE TABLE IF NOT EXISTS ${LOG} (session_id TEXT NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (session_id, seq));
 CREATE TABLE IF NOT EXISTS ${LEASES} (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS ${SNAPSHOTS} (session_id TEXT PRIMARY KEY, seq INTEGER NOT NULL);
 COMMIT;`;
+
+/** Appends when the sequence is still the expected one; with $4, marks the new row as the newest snapshot entry, in the same statement. */
+const APPEND = `WITH added AS (INSERT INTO ${LOG} (session_id, seq, entry) SELECT $1, $2::int + 1, $3
+  WHERE (SELECT COALESCE(MAX(seq), 0) FROM ${LOG} WHERE session_id = $1) = $2::int RETURNING seq),
+marked AS (INSERT INTO ${SNAPSHOTS} (session_id, seq) SELECT $1, seq FROM added WHERE $4::boolean
+  ON CONFLICT (session_id) DO UPDATE SET seq = EXCLUDED.seq)
+SELECT seq FROM added`;
+
+/** The rows from the newest snapshot entry on: one statement, so one consistent view of the log. */
+const READ_LATEST = `SELECT seq, entry FROM ${LOG} WHERE session_id = $1
+  AND seq >= COALESCE((SELECT seq FROM ${SNAPSHOTS} WHERE session_id = $1), 1) ORDER BY seq`;
 
 const ACQUIRE = `INSERT INTO ${LEASES} (session_id, holder, expires_at) VALUES ($1, $2, ${NOW_MS} + $3)
 ON CONFLICT (session_id) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
@@ -63,7 +94,8 @@ RETURNING holder, expires_at`;
  * store is created): `lousho_session_log` has one row per save, keyed by session id and
  * sequence number, inserted only while the sequence is still the one the writer read; the
  * lease of each session is a row of `lousho_session_leases`, taken and renewed by one atomic
- * upsert judged by the server's clock. The tables are created on first use; tables of the same
+ * upsert judged by the server's clock (so workers on any number of hosts can share it);
+ * `lousho_session_snapshots` marks each session's newest snapshot entry, which opening a session reads from. The tables are created on first use; tables of the same
  * name with other columns are reported with LOUSHO_STORE_INVALID and left alone.
  *
  * @example
@@ -78,11 +110,16 @@ export class PostgresSessionStore implements SessionStore {
 
   /**
    * Pass a connection string (the store makes its own pool, which survives dropped connections;
-   * close() ends it), or a pg Pool to share (give it an 'error' listener: pg ends the process on
-   * an idle connection's error when nobody listens).
+   * close() ends it; an operation that waits longer than `queryTimeoutMs`, 30 s, for a connection
+   * or an answer fails with LOUSHO_STORE_FAILED), or a pg Pool to share (give it an 'error'
+   * listener: pg ends the process on an idle connection's error when nobody listens).
    */
-  constructor(options: { connectionString: string } | { pool: PostgresPool }) {
-    checkOptions<Record<string, unknown>>(options, 'new PostgresSessionStore()', ['connectionString', 'pool']);
+  constructor(options: { connectionString: string; queryTimeoutMs?: number } | { pool: PostgresPool }) {
+    checkOptions<Record<string, unknown>>(options, 'new PostgresSessionStore()', [
+      'connectionString',
+      'queryTimeoutMs',
+      'pool',
+    ]);
     if ('pool' in options && typeof options.pool?.query === 'function') {
       this.#pool = options.pool;
       this.#ownsPool = false;
@@ -92,7 +129,13 @@ export class PostgresSessionStore implements SessionStore {
       typeof options.connectionString === 'string' &&
       options.connectionString
     ) {
-      this.#pool = createPool(options.connectionString);
+      const timeout = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+      if (!Number.isFinite(timeout) || timeout <= 0) {
+        throw configError('PostgresSessionStore queryTimeoutMs must be a positive number of ms (30,000 by default).', {
+          option: 'queryTimeoutMs',
+        });
+      }
+      this.#pool = createPool(options.connectionString, timeout);
       this.#ownsPool = true;
       this.description = `PostgresSessionStore(${options.connectionString.replace(/\/\/[^@/]*@/, '//')})`;
     } else {
@@ -113,11 +156,12 @@ export class PostgresSessionStore implements SessionStore {
       const { rows } = await this.#pool.query(
         'SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() ' +
           'AND table_name = ANY($1) ORDER BY table_name, ordinal_position',
-        [[LOG, LEASES]],
+        [[LOG, LEASES, SNAPSHOTS]],
       );
       for (const [table, columns] of [
         [LOG, LOG_TABLE_COLUMNS],
         [LEASES, LEASE_TABLE_COLUMNS],
+        [SNAPSHOTS, SNAPSHOT_TABLE_COLUMNS],
       ] as const) {
         const found = rows.filter((r) => r.table_name === table).map((r) => String(r.column_name));
         if (found.join(',') !== columns.join(',')) {
@@ -148,17 +192,24 @@ export class PostgresSessionStore implements SessionStore {
     return { entries: rows.map((r) => String(r.entry)), version: rows.length === 0 ? 0 : Number(rows.at(-1)?.seq) };
   }
 
-  async append(id: string, entry: string, expectedVersion: number): Promise<number> {
+  async readLatest(id: string): Promise<SessionLogTail> {
+    const { rows } = await this.#query(id, 'read', READ_LATEST, [id]);
+    const first = rows.length === 0 ? 1 : Number(rows[0]?.seq);
+    rows.forEach((row, i) => {
+      if (Number(row.seq) !== first + i) throw new NotWrittenHere(`the rows of ${LOG} skip sequence ${first + i}`);
+    });
+    return {
+      entries: rows.map((r) => String(r.entry)),
+      version: rows.length === 0 ? 0 : first + rows.length - 1,
+      fromSnapshot: first > 1,
+    };
+  }
+
+  async append(id: string, entry: string, expectedVersion: number, options?: AppendOptions): Promise<number> {
     let inserted = 0;
     try {
-      const result = await this.#query(
-        id,
-        'write',
-        `INSERT INTO ${LOG} (session_id, seq, entry) SELECT $1, $2::int + 1, $3 ` +
-          `WHERE (SELECT COALESCE(MAX(seq), 0) FROM ${LOG} WHERE session_id = $1) = $2::int`,
-        [id, expectedVersion, entry],
-      );
-      inserted = result.rowCount ?? 0;
+      const result = await this.#query(id, 'write', APPEND, [id, expectedVersion, entry, options?.snapshot === true]);
+      inserted = result.rows.length;
     } catch (error) {
       // Two writers that read the same version: the primary key lets one in.
       if ((error as { cause?: { code?: unknown } }).cause?.code !== '23505') throw error;
@@ -176,7 +227,12 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async delete(id: string): Promise<void> {
-    await this.#query(id, 'delete', `DELETE FROM ${LOG} WHERE session_id = $1`, [id]);
+    await this.#query(
+      id,
+      'delete',
+      `WITH unmarked AS (DELETE FROM ${SNAPSHOTS} WHERE session_id = $1) DELETE FROM ${LOG} WHERE session_id = $1`,
+      [id],
+    );
   }
 
   async list(): Promise<StoredSession[]> {

@@ -18,6 +18,13 @@ export interface SessionCheckpoint {
   tokens: number;
 }
 
+/**
+ * A checkpoint as its record keeps it: the token count is left out (session.checkpoints()
+ * counts it when it lists the checkpoint), so a save never waits for the tokenizer to load.
+ * Logs written before kept it, and it is read back as it was.
+ */
+export type SavedCheckpoint = Omit<SessionCheckpoint, 'tokens'> & { tokens?: number };
+
 /** A tool call a turn stopped before, waiting for session.approve() or session.reject(). */
 export interface RecordedApproval {
   /** The id of the call waiting for a decision. */
@@ -56,9 +63,39 @@ export type SessionRecord =
   /** A decision on one of them. */
   | { type: 'approval.decided'; toolCallId: string; approved: boolean; reason?: string }
   /** A checkpoint of everything above it. */
-  | { type: 'checkpoint'; checkpoint: SessionCheckpoint }
+  | { type: 'checkpoint'; checkpoint: SavedCheckpoint }
+  /**
+   * The transcript written whole (as `rewrite`), with the rest of the session's state at this
+   * point: a reader may start here and skip everything before (see SessionStore.readLatest()).
+   */
+  | { type: 'snapshot'; messages: Message[]; state: SnapshotState }
   /** Makes checkpoint `to` current again (null: the empty session before the first turn). */
   | { type: 'rewind'; to: string | null };
+
+/** A pending turn as a snapshot keeps it (sets and maps as lists). */
+export interface SnapshotPendingTurn {
+  turn: number;
+  step: number;
+  running: string[];
+  results: ToolMessage[];
+  awaiting: RecordedApproval[];
+  decisions: [string, { approved: boolean; reason?: string }][];
+  key?: string;
+}
+
+/** Everything of a session's state but its transcript, at one point of its log. */
+export interface SnapshotState {
+  turns: number;
+  pending?: SnapshotPendingTurn;
+  /** How many checkpoints the log holds up to this point (the next is cp-<checkpoints + 1>). */
+  checkpoints: number;
+  /** The current checkpoint's id and step, if any. */
+  current?: string;
+  currentStep: number;
+  lastIdle: string | null;
+  decided: [string, { approved: boolean; reason?: string }][];
+  keys: [string, { turn: number; status: 'pending' | 'done' | 'cancelled'; text?: string }][];
+}
 
 /** One store entry: a batch of records saved together, as a single line of JSON. */
 export function encodeEntry(records: readonly SessionRecord[]): string {
@@ -95,9 +132,16 @@ function checkRecord(record: unknown): asserts record is SessionRecord {
       case 'checkpoint': {
         const c = r.checkpoint as Record<string, unknown> | null;
         return (
-          isString(c?.id) && ['turn', 'step', 'time', 'messageCount', 'tokens'].every((k) => typeof c?.[k] === 'number')
+          isString(c?.id) &&
+          ['turn', 'step', 'time', 'messageCount'].every((k) => typeof c?.[k] === 'number') &&
+          (c?.tokens === undefined || typeof c.tokens === 'number')
         );
       }
+      case 'snapshot':
+        validateMessageShapes(r.messages);
+        if (!isSnapshotState(r.state)) return false;
+        validateMessageShapes((r.state as SnapshotState).pending?.results ?? []);
+        return true;
       case 'rewind':
         return r.to === null || isString(r.to);
       default:
@@ -105,6 +149,27 @@ function checkRecord(record: unknown): asserts record is SessionRecord {
     }
   })();
   if (!ok) throw new Error(`a record ${JSON.stringify(record).slice(0, 120)} is not one this library writes`);
+}
+
+function isSnapshotState(value: unknown): boolean {
+  const s = value as Partial<SnapshotState> | null;
+  const pending = s?.pending;
+  return (
+    typeof s?.turns === 'number' &&
+    typeof s.checkpoints === 'number' &&
+    typeof s.currentStep === 'number' &&
+    (s.current === undefined || isString(s.current)) &&
+    (s.lastIdle === null || isString(s.lastIdle)) &&
+    Array.isArray(s.decided) &&
+    Array.isArray(s.keys) &&
+    (pending === undefined ||
+      (typeof pending.turn === 'number' &&
+        typeof pending.step === 'number' &&
+        isStrings(pending.running) &&
+        Array.isArray(pending.results) &&
+        Array.isArray(pending.awaiting) &&
+        Array.isArray(pending.decisions)))
+  );
 }
 
 /** Reads one store entry back; throws a plain Error saying what is wrong when it is not one. */

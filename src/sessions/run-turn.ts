@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../contracts/agent-event.js';
 import type { AgentResult } from '../contracts/agent-result.js';
+import { LoushoError } from '../errors/lousho-error.js';
 import type { ToolApproval } from '../executor/approvals.js';
 import { emptyUsage } from '../executor/usage.js';
 import { contentText } from '../messages/content.js';
@@ -43,13 +44,29 @@ export async function runTurn(
   const { idempotencyKey: _key, ...turn } = options;
   // A writer that loses its lease aborts its run: in-flight tools get the signal, no further one starts.
   const abortSignal = turn.abortSignal === undefined ? log.signal : AbortSignal.any([turn.abortSignal, log.signal]);
-  const result = await runner.run(
-    input,
-    { ...turn, abortSignal, approvals, onCheckpoint: recorder.onCheckpoint },
-    emit,
-  );
+  let result: AgentResult;
+  try {
+    result = await runner.run(input, { ...turn, abortSignal, approvals, onCheckpoint: recorder.onCheckpoint }, emit);
+  } catch (error) {
+    throw turn.abortSignal?.aborted === true ? error : lostWriter(log.signal, error);
+  }
   await recorder.finish(result);
   return result;
+}
+
+/**
+ * A run that ended because its writer lost the session rejects with LOUSHO_SESSION_CONFLICT
+ * (why it was lost), keeping what the run threw as the cause; any other error is left as it is.
+ */
+function lostWriter(signal: AbortSignal, error: unknown): unknown {
+  const reason = signal.reason as unknown;
+  if (!signal.aborted || !LoushoError.isInstance(reason)) return error;
+  const partial = LoushoError.isInstance(error) ? error.partialResult : undefined;
+  return new LoushoError(reason.code, reason.message, {
+    cause: error,
+    ...(reason.details === undefined ? {} : { details: reason.details }),
+    ...(partial === undefined ? {} : { partialResult: partial }),
+  });
 }
 
 /** The result of a turn whose answer was saved but not its end (resume() only closes it), else undefined. */

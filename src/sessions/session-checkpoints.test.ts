@@ -61,7 +61,7 @@ describe('a session with a store saves after every step', () => {
     expect(entries.join('\n').match(/result-of-/g)).toHaveLength(10);
   });
 
-  it('rewrites the transcript in the log when a compaction inside the turn rewrote it, and reopens the same', async () => {
+  it('saves a compaction inside the turn as a snapshot of the whole transcript, and reopens the same', async () => {
     const store = new MemorySessionStore();
     const agent = createAgent({
       provider: stepper(8),
@@ -71,7 +71,7 @@ describe('a session with a store saves after every step', () => {
     const session = agent.session({ id: 's', store });
     await session.send('go');
     const records = (await store.read('s')).entries.flatMap(decodeEntry);
-    expect(records.filter((r) => r.type === 'rewrite').length).toBeGreaterThan(0);
+    expect(records.filter((r) => r.type === 'snapshot').length).toBeGreaterThan(0);
     const again = agent.session({ id: 's', store });
     await again.load();
     expect(again.messages).toEqual(session.messages);

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
+import type { LLMProvider } from '../contracts/llm-provider.js';
 import { tool } from '../executor/tool.js';
 import { rejection, thrown } from '../test-support/errors.js';
 import { mockModel } from '../testing/mock-model.js';
@@ -78,32 +79,142 @@ describe('one writer per session', () => {
     expect((await store.read('s')).entries.at(-1)).toBe(foreign);
   });
 
-  it('aborts the run of a writer that lost its lease, its in-flight tool included, saving nothing more', async () => {
-    let renewed: (ok: boolean) => void = () => {};
-    const refused = new Promise<void>((done) => {
-      renewed = (ok) => {
-        if (!ok) done();
-      };
+  it("gives a lost writer's in-flight tool the abort signal and rejects its turn with LOUSHO_SESSION_CONFLICT, saving nothing more", async () => {
+    let refused: () => void = () => {};
+    const renewRefused = new Promise<void>((done) => {
+      refused = done;
     });
     class Watched extends MemorySessionStore {
       override async renew(id: string, holder: string, ttlMs: number): Promise<boolean> {
         const ok = await super.renew(id, holder, ttlMs);
-        renewed(ok);
+        if (!ok) refused();
         return ok;
       }
     }
     const store = new Watched();
-    const { tool: wait, open, started } = gate();
-    const session = createAgent({ provider: callsWait(), tools: [wait] }).session({ id: 's', store, leaseMs: 60 });
+    let signalled: unknown;
+    let entered: () => void = () => {};
+    const started = new Promise<void>((r) => {
+      entered = r;
+    });
+    const listens = tool({
+      name: 'wait',
+      parameters: { type: 'object' },
+      execute: (_args, { abortSignal }) =>
+        new Promise((_resolve, reject) => {
+          abortSignal?.addEventListener('abort', () => {
+            signalled = abortSignal.reason;
+            reject(abortSignal.reason);
+          });
+          entered();
+        }),
+    });
+    const session = createAgent({ provider: callsWait(), tools: [listens] }).session({ id: 's', store, leaseMs: 60 });
     const turn = session.send('go');
     await started;
+    const before = (await store.read('s')).entries;
+    // Another process judged this writer dead and took the session over.
     const current = await store.acquire('s', 'thief', 60_000);
     expect((await store.acquire('s', 'thief', 60_000, current.holder)).acquired).toBe(true);
-    await refused;
-    open();
+    await renewRefused;
     const error = await rejection(turn);
-    expect(error.code).toBe('LOUSHO_ABORTED');
-    expect((await store.read('s')).entries.some((e) => e.includes('"tool.result"'))).toBe(false);
+    expect(error.code).toBe('LOUSHO_SESSION_CONFLICT');
+    expect(error.message).toContain('lost its lease');
+    expect((signalled as { code?: string } | undefined)?.code).toBe('LOUSHO_SESSION_CONFLICT');
+    expect((await store.read('s')).entries).toEqual(before);
+  });
+
+  it('starts no tool call once its lease ran out and another writer took the session over, in each of 40 trials', async () => {
+    let starts = 0;
+    let abandoned = 0;
+    for (let trial = 0; trial < 40; trial++) {
+      // The writer's renewals stall (a pause, a store that does not answer) while its model call runs.
+      let stalled = false;
+      let unstall: () => void = () => {};
+      class Stalling extends MemorySessionStore {
+        override async renew(id: string, holder: string, ttlMs: number): Promise<boolean> {
+          if (stalled) await new Promise<void>((r) => (unstall = r));
+          return super.renew(id, holder, ttlMs);
+        }
+      }
+      const store = new Stalling();
+      let reply: () => void = () => {};
+      const inner = mockModel([{ toolCalls: [{ id: 'w1', name: 'write' }] }, 'done']);
+      const gated: LLMProvider = {
+        provider: 'test',
+        modelId: 'gated',
+        generate: async (request) => {
+          await new Promise<void>((r) => (reply = r));
+          return inner.generate(request);
+        },
+        async *stream(request) {
+          await new Promise<void>((r) => (reply = r));
+          yield* inner.stream(request);
+        },
+      };
+      const write = tool({ name: 'write', parameters: { type: 'object' }, execute: () => ++starts && 'written' });
+      const a = createAgent({ provider: gated, tools: [write] }).session({ id: 's', store, leaseMs: 40 });
+      const turn = a.send('go');
+      await eventually(async () => (await store.read('s')).entries.length > 0);
+      stalled = true;
+      // The other writer takes the session once the lease ran out by the store's clock, and writes.
+      await eventually(async () => (await store.acquire('s', 'other', 60_000)).acquired);
+      const { version } = await store.read('s');
+      await store.append('s', encodeEntry([{ type: 'turn.done' }]), version);
+      if (trial % 2 === 1) await store.release('s', 'other'); // gone again: the lease is free, the log is not the same
+      stalled = false;
+      unstall();
+      reply(); // the model answers with a tool call
+      const error = await rejection(turn);
+      expect(error.code, `trial ${trial}`).toBe('LOUSHO_SESSION_CONFLICT');
+      abandoned++;
+    }
+    expect(starts).toBe(0);
+    expect(abandoned).toBe(40);
+  });
+
+  it('gives its lease back only after a renewal in flight, so the next writer gets the session at once', async () => {
+    let slow = false;
+    let renewing: () => void = () => {};
+    const inFlight = new Promise<void>((r) => {
+      renewing = r;
+    });
+    let finish: () => void = () => {};
+    const finished = new Promise<void>((r) => {
+      finish = r;
+    });
+    class SlowRenewal extends MemorySessionStore {
+      override async renew(id: string, holder: string, ttlMs: number): Promise<boolean> {
+        if (slow) {
+          slow = false;
+          renewing();
+          setTimeout(finish, 200); // or a while later, when the release waits for it
+          await finished;
+        }
+        return super.renew(id, holder, ttlMs);
+      }
+      override async release(id: string, holder: string): Promise<void> {
+        await super.release(id, holder);
+        finish(); // a release that did not wait for the renewal lets it land now
+      }
+    }
+    const store = new SlowRenewal();
+    const wait = tool({
+      name: 'wait',
+      parameters: { type: 'object' },
+      execute: async () => {
+        slow = true;
+        await inFlight;
+        return 'waited';
+      },
+    });
+    const agent = createAgent({
+      provider: mockModel([{ toolCalls: [{ name: 'wait' }] }, 'one', 'two']),
+      tools: [wait],
+    });
+    await agent.session({ id: 's', store, leaseMs: 60 }).send('first');
+    const next = await agent.session({ id: 's', store }).send('second');
+    expect(next.text).toBe('two');
   });
 
   it('lets resume() take over a turn whose writer stopped renewing, once its lease runs out', async () => {

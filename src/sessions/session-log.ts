@@ -1,34 +1,69 @@
 import { TranscriptCounter } from '../compaction/transcript-counter.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
 import { tokenProfile } from '../models/estimate-tokens.js';
-import { holderIsDead, newHolderId, sessionBusy } from './lease.js';
-import { decodeEntry, encodeEntry, type SessionRecord } from './records.js';
-import { SessionState } from './session-state.js';
-import type { SessionStore } from './store.js';
+import { LeaseKeeper } from './lease-keeper.js';
+import { decodeEntry, encodeEntry, type SessionCheckpoint, type SessionRecord } from './records.js';
+import { HistoryNeeded, SessionState } from './session-state.js';
+import { restoreSnapshot, snapshotRecord } from './state-snapshot.js';
+import type { SessionLogTail, SessionStore } from './store.js';
 import { storeInvalid } from './store-errors.js';
+
+/** A log that is not one this library wrote: typed where the session reads it. */
+class UnreadableEntry extends Error {
+  constructor(
+    readonly index: number,
+    readonly reason: unknown,
+  ) {
+    super('unreadable entry');
+  }
+}
+
+function decodeAt(entry: string, index: number): SessionRecord[] {
+  try {
+    return decodeEntry(entry);
+  } catch (cause) {
+    throw new UnreadableEntry(index, cause);
+  }
+}
+
+/**
+ * Replays a log read from its newest snapshot: the snapshot record of its first entry, then
+ * everything after it (a whole log is replayed from its start). HistoryNeeded when the first
+ * entry holds no snapshot, or a record needs what came before it.
+ */
+function replay(log: SessionLogTail): SessionState {
+  const state = new SessionState();
+  log.entries.forEach((entry, i) => {
+    let records = decodeAt(entry, i);
+    if (i === 0 && log.fromSnapshot) {
+      const at = records.findLastIndex((r) => r.type === 'snapshot');
+      const snapshot = records[at];
+      if (snapshot?.type !== 'snapshot') throw new HistoryNeeded('no snapshot where the store said one starts');
+      restoreSnapshot(state, snapshot);
+      records = records.slice(at + 1);
+    }
+    for (const record of records) state.apply(record);
+  });
+  return state;
+}
 
 /**
  * One session's log in its store, as a writer sees it: the replayed state, the version it
  * was read at, the lease, and a queue that saves batches of records one after the other,
- * each only if the session's version is still the one this writer knows.
+ * each only if the session's version is still the one this writer knows. Opening a session
+ * reads its newest snapshot and what came after it (a compaction's rewrite is saved as a
+ * snapshot of the whole state); the checkpoints before that snapshot are read when asked for.
  */
 export class SessionLog {
   readonly store: SessionStore;
   readonly id: string;
-  readonly holder = newHolderId();
   state = new SessionState();
   #version = 0;
   /** The last entry of the log as this writer knows it (with the version, tells a log that changed). */
   #last: string | undefined;
   #queue: Promise<void> = Promise.resolve();
   #failure: unknown;
-  #lost = false;
-  #timer: ReturnType<typeof setInterval> | undefined;
-  #ttlMs = 0;
-  /** Until when (performance.now()) the lease is surely this writer's. */
-  #heldUntil = 0;
-  #controller = new AbortController();
-  readonly #counter = new TranscriptCounter();
+  readonly #lease: LeaseKeeper;
   readonly #model: () => string;
 
   constructor(store: SessionStore, id: string, model: () => string) {
@@ -46,117 +81,118 @@ export class SessionLog {
     this.store = store;
     this.id = id;
     this.#model = model;
+    this.#lease = new LeaseKeeper(store, id, {
+      unchanged: async () => {
+        const { version, entries } = await this.#readStore(false);
+        return version === this.#version && entries.at(-1) === this.#last;
+      },
+      enqueue: (task) => {
+        const done = this.#queue.then(task, task);
+        this.#queue = done.catch(() => {});
+      },
+    });
   }
 
-  /** Reads the whole log and replays it (unless nothing was appended since this writer last saw it). */
-  async read(): Promise<void> {
-    const { entries, version } = await this.store.read(this.id);
-    if (this.#failure === undefined && version === this.#version && entries.at(-1) === this.#last) return;
-    const state = new SessionState();
-    entries.forEach((entry, i) => {
-      let records: SessionRecord[];
-      try {
-        records = decodeEntry(entry);
-      } catch (cause) {
-        throw storeInvalid(this.store, this.id, `entry ${i + 1} of its log is not one this library wrote`, cause);
-      }
-      for (const record of records) state.apply(record);
-    });
-    this.state = state;
-    this.#version = version;
-    this.#last = entries.at(-1);
-    this.#failure = undefined;
+  /** The holder id this writer takes the lease with. */
+  get holder(): string {
+    return this.#lease.holder;
+  }
+
+  #readStore(whole: boolean): Promise<SessionLogTail> {
+    if (!whole && typeof this.store.readLatest === 'function') return this.store.readLatest(this.id);
+    return this.store.read(this.id).then((log) => ({ ...log, fromSnapshot: false }));
   }
 
   /**
-   * Takes the lease (over a provably dead holder too) and keeps renewing it; throws
-   * LOUSHO_SESSION_BUSY. The lease counts as held until `ttlMs` after the last acquire or renew
-   * was sent, by this process's monotonic clock (which runs on while the process is paused).
+   * Reads the log from its newest snapshot and replays it (unless nothing was appended since
+   * this writer last saw it); `whole` reads every entry, so the state knows every checkpoint.
    */
-  async acquire(what: string, ttlMs: number): Promise<void> {
-    const sent = performance.now();
-    let lease = await this.store.acquire(this.id, this.holder, ttlMs);
-    if (!lease.acquired && holderIsDead(lease.holder)) {
-      lease = await this.store.acquire(this.id, this.holder, ttlMs, lease.holder);
+  async read(options: { whole?: boolean } = {}): Promise<void> {
+    const whole = options.whole === true;
+    const log = await this.#readStore(whole);
+    const same = log.version === this.#version && log.entries.at(-1) === this.#last;
+    if (this.#failure === undefined && same && (!whole || !this.state.partial)) return;
+    let state: SessionState;
+    try {
+      state = replay(log);
+    } catch (error) {
+      if (error instanceof HistoryNeeded && !whole) return this.read({ whole: true });
+      if (error instanceof UnreadableEntry) {
+        const which = log.fromSnapshot ? `entry ${error.index + 1} after its snapshot` : `entry ${error.index + 1}`;
+        throw storeInvalid(this.store, this.id, `${which} of its log is not one this library wrote`, error.reason);
+      }
+      throw error;
     }
-    if (!lease.acquired) throw sessionBusy(this.id, what, lease, ttlMs);
-    this.#lost = false;
-    this.#ttlMs = ttlMs;
-    this.#heldUntil = sent + ttlMs;
-    this.#controller = new AbortController();
-    this.#timer = setInterval(
-      () => {
-        this.#renew().catch(() => {}); // a blip: the next renewal tries again, and every save checks first
-      },
-      Math.max(10, Math.floor(ttlMs / 3)),
-    );
-    this.#timer.unref?.();
+    this.state = state;
+    this.#version = log.version;
+    this.#last = log.entries.at(-1);
+    this.#failure = undefined;
   }
 
-  /** Fires when this writer loses the lease: the turn's tools get it as their abort signal. */
+  /** Every checkpoint the log holds, with its token count (counted now for those saved without one). */
+  async checkpoints(): Promise<SessionCheckpoint[]> {
+    let state = this.state;
+    if (state.partial) {
+      const log = await this.#readStore(true);
+      state = replay(log);
+    }
+    const counter = new TranscriptCounter();
+    const profile = tokenProfile(this.#model());
+    return state.checkpoints.map((c) => ({
+      ...c,
+      tokens: c.tokens ?? counter.count(state.messagesAt(c.id) ?? [], profile),
+    }));
+  }
+
+  /** Takes the lease (over a provably dead holder too) and keeps renewing it; throws LOUSHO_SESSION_BUSY. */
+  acquire(what: string, ttlMs: number): Promise<void> {
+    return this.#lease.acquire(what, ttlMs);
+  }
+
+  /** Fires when this writer is lost (its lease, or a save that found the log moved): the turn's tools get it as their abort signal. */
   get signal(): AbortSignal {
-    return this.#controller.signal;
-  }
-
-  async #renew(): Promise<void> {
-    const sent = performance.now();
-    if (await this.store.renew(this.id, this.holder, this.#ttlMs)) {
-      this.#heldUntil = Math.max(this.#heldUntil, sent + this.#ttlMs);
-      return;
-    }
-    this.#lose();
-  }
-
-  #lose(): void {
-    if (this.#lost) return;
-    this.#lost = true;
-    this.#controller.abort(
-      new LoushoError(
-        'LOUSHO_SESSION_CONFLICT',
-        `Session '${this.id}' lost its lease in ${this.store.description} (another process took it over); nothing more was saved.`,
-        { details: { id: this.id, store: this.store.description } },
-      ),
-    );
-  }
-
-  /** Before a save: a lease whose time ran out (a pause, a slow renewal) is renewed first, or the writer stops. */
-  async #checkLease(): Promise<void> {
-    if (this.#timer === undefined || this.#lost || performance.now() < this.#heldUntil) return;
-    await this.#renew();
+    return this.#lease.signal;
   }
 
   /** Stops renewing and gives the lease back (a failure here only lets it run out). */
   async release(): Promise<void> {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
     await this.#queue.catch(() => {});
-    await this.store.release(this.id, this.holder).catch(() => {});
+    await this.#lease.release();
   }
 
   /**
    * Saves `records` as one entry, after the saves already queued, and applies them to the
-   * state; `checkpoint` adds a checkpoint of the state they lead to (its step).
+   * state; `checkpoint` adds a checkpoint of the state they lead to (its step). A rewrite is
+   * saved as a snapshot of the whole state, where a later read may start.
    */
   append(records: SessionRecord[], checkpoint?: { step: number }): Promise<void> {
     if (records.length === 0 && checkpoint === undefined) return this.#queue;
     const run = async () => {
       if (this.#failure !== undefined) throw this.#failure;
-      await this.#checkLease();
-      if (this.#lost) throw this.#controller.signal.reason;
+      await this.#lease.check();
+      if (this.#lease.lost) throw this.#lease.signal.reason;
       const text = encodeEntry(records);
-      const copies = decodeEntry(text); // the state keeps its own copies, which no run can change
-      for (const record of copies) this.state.apply(record);
-      let entry = text;
+      const saved: SessionRecord[] = [];
+      let snapshot = false;
+      for (const record of decodeEntry(text)) {
+        // the state keeps its own copies, which no run can change
+        this.state.apply(record);
+        snapshot ||= record.type === 'rewrite';
+        saved.push(record.type === 'rewrite' ? snapshotRecord(this.state) : record);
+      }
+      let entry = snapshot ? encodeEntry(saved) : text;
       if (checkpoint !== undefined) {
         const record: SessionRecord = { type: 'checkpoint', checkpoint: this.#checkpointOf(checkpoint.step) };
         this.state.apply(record);
-        entry = records.length === 0 ? encodeEntry([record]) : `${text.slice(0, -1)},${encodeEntry([record]).slice(1)}`;
+        const added = encodeEntry([record]).slice(1);
+        entry = records.length === 0 ? `[${added}` : `${entry.slice(0, -1)},${added}`;
       }
       try {
-        this.#version = await this.store.append(this.id, entry, this.#version);
+        this.#version = await this.store.append(this.id, entry, this.#version, snapshot ? { snapshot } : undefined);
         this.#last = entry;
       } catch (error) {
         this.#failure = error; // the state is ahead of the log now: the next operation reads the log again
+        if (LoushoError.isInstance(error) && error.code === 'LOUSHO_SESSION_CONFLICT') this.#lease.lose(error);
         throw error;
       }
     };
@@ -165,15 +201,15 @@ export class SessionLog {
     return done;
   }
 
+  /** A new checkpoint's record; its token count is left to checkpoints(), so a save never waits for the tokenizer. */
   #checkpointOf(step: number) {
     const state = this.state;
     return {
-      id: `cp-${state.checkpoints.length + 1}`,
+      id: `cp-${state.checkpointCount + 1}`,
       turn: state.pending?.turn ?? state.turns,
       step,
       time: Date.now(),
       messageCount: state.messages.length,
-      tokens: this.#counter.count(state.messages, tokenProfile(this.#model())),
     };
   }
 

@@ -1,6 +1,6 @@
 import { contentText } from '../messages/content.js';
 import type { Message, ToolMessage } from '../messages/types.js';
-import type { RecordedApproval, SessionCheckpoint, SessionRecord } from './records.js';
+import type { RecordedApproval, SavedCheckpoint, SessionRecord } from './records.js';
 
 /** The durable state of a turn that has not finished (a crash, an error, or a pause for approval). */
 export interface PendingTurn {
@@ -58,21 +58,31 @@ function copyPending(p: PendingTurn | undefined): PendingTurn | undefined {
   };
 }
 
+/** Thrown while replaying a log read from a snapshot when a record needs what came before it (a rewind further back). */
+export class HistoryNeeded extends Error {}
+
 /**
  * A session's state as its log says: replays records one at a time (the same code for a
  * session read from its store and for one that is writing), and keeps a snapshot per
  * checkpoint so rewind() can make any of them current again. Appending messages only pushes
  * onto the current array; a rewrite or a rewind starts a new one, so every snapshot stays valid.
+ * A state restored from a snapshot record (restore()) knows only the checkpoints after it.
  */
 export class SessionState {
   messages: Message[] = [];
   pending: PendingTurn | undefined;
   /** Turns in the current history (the next turn is turns + 1). */
   turns = 0;
-  /** Every checkpoint saved, in order (rewound ones included, until clear()). */
-  readonly checkpoints: SessionCheckpoint[] = [];
+  /** Every checkpoint saved, in order (rewound ones included, until clear()); only those after the snapshot when partial. */
+  readonly checkpoints: SavedCheckpoint[] = [];
+  /** How many checkpoints the log holds (the next one is cp-<checkpointCount + 1>). */
+  checkpointCount = 0;
+  /** True when the state was restored from a snapshot: the checkpoints before it are not known. */
+  partial = false;
   /** The id of the checkpoint the state is at, if any. */
   current: string | undefined;
+  /** The step of that checkpoint (0 when none). */
+  currentStep = 0;
   /** The last checkpoint of the current history taken between turns (null: the empty session). */
   lastIdle: string | null = null;
   /** Every decision ever taken in the session, by toolCallId (a decision is final). */
@@ -110,6 +120,7 @@ export class SessionState {
         this.messages.push(...record.messages);
         return;
       case 'rewrite':
+      case 'snapshot': // replayed from the start, a snapshot only rewrites (the rest of it is what the log says already)
         this.messages = [...record.messages];
         pending?.results.clear();
         return;
@@ -179,11 +190,13 @@ export class SessionState {
     }
   }
 
-  #checkpoint(checkpoint: SessionCheckpoint): void {
+  #checkpoint(checkpoint: SavedCheckpoint): void {
     if (this.pending !== undefined) this.pending.step = checkpoint.step;
     else this.lastIdle = checkpoint.id;
     this.checkpoints.push(checkpoint);
+    this.checkpointCount++;
     this.current = checkpoint.id;
+    this.currentStep = checkpoint.step;
     this.#snapshots.set(checkpoint.id, {
       messages: this.messages,
       length: this.messages.length,
@@ -205,6 +218,7 @@ export class SessionState {
       this.keys.set(dropped, { turn: this.pending?.turn ?? 0, status: 'cancelled' });
     }
     const snapshot = to === null ? undefined : this.#snapshots.get(to);
+    if (to !== null && snapshot === undefined && this.partial) throw new HistoryNeeded(`checkpoint ${to}`);
     this.messages = snapshot === undefined ? [] : snapshot.messages.slice(0, snapshot.length);
     this.pending = copyPending(snapshot?.pending);
     const restored = this.pending;
@@ -212,9 +226,16 @@ export class SessionState {
     this.turns = snapshot?.turns ?? 0;
     this.lastIdle = snapshot?.lastIdle ?? null;
     this.current = snapshot === undefined ? undefined : (to as string);
+    this.currentStep = this.checkpoints.find((c) => c.id === to)?.step ?? 0;
   }
 
   has(checkpointId: string): boolean {
     return this.#snapshots.has(checkpointId);
+  }
+
+  /** The transcript at a checkpoint this state knows (undefined for one it does not). */
+  messagesAt(checkpointId: string): Message[] | undefined {
+    const snapshot = this.#snapshots.get(checkpointId);
+    return snapshot?.messages.slice(0, snapshot.length);
   }
 }

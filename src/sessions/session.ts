@@ -93,8 +93,11 @@ export class Session {
     deliver(this.#listeners, event, 'a session', 'the session goes on');
   }
 
-  /** Runs `body` as this process's only operation on the session, holding its lease, on the state the store holds. */
-  async #exclusive<T>(what: string, running: boolean, body: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `body` as this process's only operation on the session, holding its lease, on the state
+   * the store holds (`whole`: with every checkpoint, for an operation that may go back to one).
+   */
+  async #exclusive<T>(what: string, running: boolean, body: () => Promise<T>, whole = false): Promise<T> {
     if (this.#busy) {
       throw new LoushoError(
         'LOUSHO_SESSION_BUSY',
@@ -106,7 +109,7 @@ export class Session {
     try {
       await this.#log.acquire(what, this.#leaseMs);
       try {
-        await this.#log.read();
+        await this.#log.read({ whole });
         this.#running = running;
         return await body();
       } finally {
@@ -181,10 +184,15 @@ export class Session {
 
   /** Drops the unfinished turn: the session goes back to the end of its last finished turn. */
   cancelPending(): Promise<void> {
-    return this.#exclusive('cancel its pending turn', false, async () => {
-      if (this.#log.state.pending === undefined) return;
-      await this.#log.append([{ type: 'rewind', to: this.#log.state.lastIdle }]);
-    });
+    return this.#exclusive(
+      'cancel its pending turn',
+      false,
+      async () => {
+        if (this.#log.state.pending === undefined) return;
+        await this.#log.append([{ type: 'rewind', to: this.#log.state.lastIdle }]);
+      },
+      true,
+    );
   }
 
   /**
@@ -211,7 +219,7 @@ export class Session {
   /** Every checkpoint the store holds for the session, oldest first (rewound ones included). */
   async checkpoints(): Promise<SessionCheckpoint[]> {
     await this.load();
-    return this.#log.state.checkpoints.map((c) => ({ ...c }));
+    return this.#log.checkpoints();
   }
 
   /**
@@ -220,19 +228,24 @@ export class Session {
    * checkpoints stay in the history until clear().
    */
   rewind(checkpointId: string): Promise<void> {
-    return this.#exclusive('rewind', false, async () => {
-      if (!this.#log.state.has(checkpointId)) {
-        throw configError(
-          `Session '${this.id}' has no checkpoint '${checkpointId}'; session.checkpoints() lists them.`,
-        );
-      }
-      await this.#log.append([{ type: 'rewind', to: checkpointId }]);
-    });
+    return this.#exclusive(
+      'rewind',
+      false,
+      async () => {
+        if (!this.#log.state.has(checkpointId)) {
+          throw configError(
+            `Session '${this.id}' has no checkpoint '${checkpointId}'; session.checkpoints() lists them.`,
+          );
+        }
+        await this.#log.append([{ type: 'rewind', to: checkpointId }]);
+      },
+      true,
+    );
   }
 
   #lastStep(): number {
     const state = this.#log.state;
-    return state.pending?.step ?? state.checkpoints.find((c) => c.id === state.current)?.step ?? 0;
+    return state.pending?.step ?? state.currentStep;
   }
 
   /**

@@ -5,8 +5,15 @@ import { dirname } from 'node:path';
 import { checkOptions } from '../errors/check-options.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
 import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
-import { LEASE_TABLE_COLUMNS, LOG_TABLE_COLUMNS, leaseDecision } from './sql-schema.js';
-import type { LeaseState, SessionLogRead, SessionStore, StoredSession } from './store.js';
+import { LEASE_TABLE_COLUMNS, LOG_TABLE_COLUMNS, leaseDecision, SNAPSHOT_TABLE_COLUMNS } from './sql-schema.js';
+import type {
+  AppendOptions,
+  LeaseState,
+  SessionLogRead,
+  SessionLogTail,
+  SessionStore,
+  StoredSession,
+} from './store.js';
 import { checkId, conflict, guarded, NotWrittenHere } from './store-errors.js';
 
 interface Statement {
@@ -41,7 +48,19 @@ function loadDriver(): DatabaseClass {
 
 const LOG = 'lousho_session_log';
 const LEASES = 'lousho_session_leases';
+const SNAPSHOTS = 'lousho_session_snapshots';
 const LIST = `SELECT ids.session_id AS id, s.holder AS holder, s.expires_at AS expiresAt FROM (SELECT DISTINCT session_id FROM ${LOG}) ids LEFT JOIN ${LEASES} s ON s.session_id = ids.session_id`;
+
+/** The log rows from sequence number `first` on, checked to be what this store writes, and the version. */
+function logRows(rows: unknown[], first: number): SessionLogRead {
+  const log = rows as { seq: number; entry: unknown }[];
+  log.forEach((row, i) => {
+    if (row.seq !== first + i || typeof row.entry !== 'string') {
+      throw new NotWrittenHere(`the rows of ${LOG} are not a log this library wrote (row ${row.seq})`);
+    }
+  });
+  return { entries: log.map((r) => r.entry as string), version: log.length === 0 ? 0 : first + log.length - 1 };
+}
 
 /**
  * Puts the database in WAL mode. Switching needs a moment alone with the file, and the busy
@@ -67,7 +86,11 @@ async function switchToWal(db: SqliteDatabase): Promise<void> {
  * `lousho_session_leases` (the writer of each session). Pass a file path (opened, and its folder
  * and file created owner-only, on first use, in WAL mode) or an open Database to share one.
  * Tables of the same name with other columns are reported with LOUSHO_STORE_INVALID and left
- * alone.
+ * alone; `lousho_session_snapshots` marks each session's newest snapshot entry.
+ *
+ * One host only: every process judges a lease's expiry by its own clock, and SQLite's locking is
+ * not promised on a network file system. Workers on several machines share a KVSessionStore or a
+ * PostgresSessionStore, whose leases expire by the server's clock.
  */
 export class SqliteSessionStore implements SessionStore {
   readonly description: string;
@@ -120,9 +143,11 @@ export class SqliteSessionStore implements SessionStore {
     db.exec(
       `CREATE TABLE IF NOT EXISTS ${LEASES} (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL)`,
     );
+    db.exec(`CREATE TABLE IF NOT EXISTS ${SNAPSHOTS} (session_id TEXT PRIMARY KEY, seq INTEGER NOT NULL)`);
     for (const [table, columns] of [
       [LOG, LOG_TABLE_COLUMNS],
       [LEASES, LEASE_TABLE_COLUMNS],
+      [SNAPSHOTS, SNAPSHOT_TABLE_COLUMNS],
     ] as const) {
       const found = (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
       if (found.join(',') !== columns.join(',')) {
@@ -133,6 +158,11 @@ export class SqliteSessionStore implements SessionStore {
     }
     return {
       read: db.prepare(`SELECT seq, entry FROM ${LOG} WHERE session_id = ? ORDER BY seq`),
+      tail: db.prepare(
+        `SELECT seq, entry FROM ${LOG} WHERE session_id = ? AND seq >= COALESCE((SELECT seq FROM ${SNAPSHOTS} WHERE session_id = ?), 1) ORDER BY seq`,
+      ),
+      mark: db.prepare(`INSERT OR REPLACE INTO ${SNAPSHOTS} (session_id, seq) VALUES (?, ?)`),
+      unmark: db.prepare(`DELETE FROM ${SNAPSHOTS} WHERE session_id = ?`),
       append: db.prepare(
         `INSERT INTO ${LOG} (session_id, seq, entry) SELECT ?, ?, ? WHERE (SELECT COALESCE(MAX(seq), 0) FROM ${LOG} WHERE session_id = ?) = ?`,
       ),
@@ -161,18 +191,20 @@ export class SqliteSessionStore implements SessionStore {
 
   async read(id: string): Promise<SessionLogRead> {
     checkId(this, id);
+    return guarded(this, id, 'read', async () => logRows((await this.#ready()).read.all(id), 1));
+  }
+
+  /** The rows from the newest snapshot entry on, read by one statement (so as one). */
+  async readLatest(id: string): Promise<SessionLogTail> {
+    checkId(this, id);
     return guarded(this, id, 'read', async () => {
-      const rows = (await this.#ready()).read.all(id) as { seq: number; entry: unknown }[];
-      rows.forEach((row, i) => {
-        if (row.seq !== i + 1 || typeof row.entry !== 'string') {
-          throw new NotWrittenHere(`the rows of ${LOG} are not a log this library wrote (row ${row.seq})`);
-        }
-      });
-      return { entries: rows.map((r) => r.entry as string), version: rows.length };
+      const rows = (await this.#ready()).tail.all(id, id) as { seq: number }[];
+      const first = rows[0]?.seq ?? 1;
+      return { ...logRows(rows, first), fromSnapshot: first > 1 };
     });
   }
 
-  async append(id: string, entry: string, expectedVersion: number): Promise<number> {
+  async append(id: string, entry: string, expectedVersion: number, options?: AppendOptions): Promise<number> {
     checkId(this, id);
     return guarded(this, id, 'write', async () => {
       const statements = await this.#ready();
@@ -180,7 +212,9 @@ export class SqliteSessionStore implements SessionStore {
       // not become a write once another process wrote, and would fail with SQLITE_BUSY at once.
       const changes = this.#immediate(() => {
         try {
-          return statements.append.run(id, expectedVersion + 1, entry, id, expectedVersion).changes;
+          const changes = statements.append.run(id, expectedVersion + 1, entry, id, expectedVersion).changes;
+          if (changes === 1 && options?.snapshot === true) statements.mark.run(id, expectedVersion + 1);
+          return changes;
         } catch (error) {
           if (!String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) throw error;
           return 0;
@@ -196,7 +230,11 @@ export class SqliteSessionStore implements SessionStore {
   async delete(id: string): Promise<void> {
     checkId(this, id);
     await guarded(this, id, 'delete', async () => {
-      (await this.#ready()).delete.run(id);
+      const statements = await this.#ready();
+      this.#immediate(() => {
+        statements.unmark.run(id);
+        statements.delete.run(id);
+      });
     });
   }
 

@@ -11,6 +11,24 @@ export interface SessionLogRead {
   version: number;
 }
 
+/** What readLatest() found: the log from its newest snapshot entry on. */
+export interface SessionLogTail extends SessionLogRead {
+  /**
+   * True when `entries` start at the newest entry appended with `{ snapshot: true }` (the ones
+   * before it are left out); false when they are the whole log.
+   */
+  fromSnapshot: boolean;
+}
+
+/** What append() takes besides the entry. */
+export interface AppendOptions {
+  /**
+   * The entry holds the session's whole state (a snapshot record): readLatest() may start
+   * there and leave out every entry before it.
+   */
+  snapshot?: boolean;
+}
+
 /** What acquire() found: the lease is now `holder`'s, or someone else's until `expiresAt`. */
 export interface LeaseState {
   /** True when the caller holds the lease now; false when another holder's lease has not run out. */
@@ -49,9 +67,17 @@ export interface SessionStore {
   /**
    * Appends one entry when the session's version is still `expectedVersion` and resolves to
    * the new version; rejects with LOUSHO_SESSION_CONFLICT, writing nothing, when it moved.
+   * With `{ snapshot: true }` the store remembers where this entry starts, for readLatest().
    */
-  append(id: string, entry: string, expectedVersion: number): Promise<number>;
-  /** Deletes the session's entries (nothing when there are none); the lease is left alone. */
+  append(id: string, entry: string, expectedVersion: number, options?: AppendOptions): Promise<number>;
+  /**
+   * The entries from the newest snapshot entry on (the whole log when there is none), and the
+   * session's version, read as one: what opening a session reads, so its cost follows the
+   * session's state, not the length of its history. Every store of this library has it; a
+   * store without it is read whole.
+   */
+  readLatest?(id: string): Promise<SessionLogTail>;
+  /** Deletes the session's entries and its snapshot mark (nothing when there are none); the lease is left alone. */
   delete(id: string): Promise<void>;
   /**
    * Takes the session's lease for `ttlMs` when it is free, expired, already `holder`'s, or
@@ -80,6 +106,8 @@ export interface SessionStore {
 export class MemorySessionStore implements SessionStore {
   readonly description = 'MemorySessionStore';
   readonly #logs = new Map<string, string[]>();
+  /** Where each session's newest snapshot entry is. */
+  readonly #snapshots = new Map<string, number>();
   readonly #leases = new Map<string, { holder: string; expiresAt: number }>();
 
   async read(id: string): Promise<SessionLogRead> {
@@ -88,10 +116,18 @@ export class MemorySessionStore implements SessionStore {
     return { entries: [...entries], version: entries.length };
   }
 
-  async append(id: string, entry: string, expectedVersion: number): Promise<number> {
+  async readLatest(id: string): Promise<SessionLogTail> {
+    checkId(this, id);
+    const entries = this.#logs.get(id) ?? [];
+    const from = this.#snapshots.get(id) ?? 0;
+    return { entries: entries.slice(from), version: entries.length, fromSnapshot: from > 0 };
+  }
+
+  async append(id: string, entry: string, expectedVersion: number, options?: AppendOptions): Promise<number> {
     checkId(this, id);
     const entries = this.#logs.get(id) ?? [];
     if (entries.length !== expectedVersion) throw conflict(this, id, expectedVersion, entries.length);
+    if (options?.snapshot === true) this.#snapshots.set(id, entries.length);
     entries.push(entry);
     this.#logs.set(id, entries);
     return entries.length;
@@ -100,6 +136,7 @@ export class MemorySessionStore implements SessionStore {
   async delete(id: string): Promise<void> {
     checkId(this, id);
     this.#logs.delete(id);
+    this.#snapshots.delete(id);
   }
 
   async list(): Promise<StoredSession[]> {

@@ -1,14 +1,14 @@
 import { createAgent } from '../agent/create-agent.js';
 import { tool } from '../executor/tool.js';
-import { MemorySessionStore } from '../sessions/store.js';
+import { MemorySessionStore, type SessionStore } from '../sessions/store.js';
 import { mockModel } from '../testing/mock-model.js';
 
 /**
- * An agent for session-turn tests, and a store: each turn calls `work` once (or `deploy`, which
- * needs approval, when the input starts with "deploy"), then answers "did <input>". `runs` lists
- * every tool run, so a test can count them.
+ * An agent for session-turn tests, and a store (`store`, else a new MemorySessionStore): each
+ * turn calls `work` once (or `deploy`, which needs approval, when the input starts with
+ * "deploy"), then answers "did <input>". `runs` lists every tool run, so a test can count them.
  */
-export function countingAgent() {
+export function countingAgent<S extends SessionStore = MemorySessionStore>(given?: S) {
   const runs: string[] = [];
   const params = { type: 'object', properties: {} } as const;
   const agent = createAgent({
@@ -23,6 +23,6 @@ export function countingAgent() {
       tool({ name: 'deploy', parameters: params, needsApproval: true, execute: () => runs.push('deploy') && 'ok' }),
     ],
   });
-  const store = new MemorySessionStore();
+  const store = (given ?? new MemorySessionStore()) as S;
   return { agent, runs, store, open: (id = 's') => agent.session({ id, store }) };
 }

@@ -1,24 +1,34 @@
 /**
  * The cases every queue integration passes (BullMQ, pg-boss), in this process over a real
- * server: a turn enqueued twice with one key runs once, an approval enqueues the resume, and the
- * cleanup path finds a session a dead worker left and a drive job finishes it. The kill cases run
+ * server, with the sessions in a store on the same server (KVSessionStore on Redis for BullMQ,
+ * PostgresSessionStore for pg-boss): a turn enqueued twice with one key runs once, an approval
+ * enqueues the resume, and the cleanup path finds, through the store's own list(), the sessions
+ * a dead worker left or whose calls are all decided, and a drive job finishes each. The kill cases run
  * in worker processes (queue-load.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import type { SessionQueueMethods, SessionQueueOptions } from '../integrations/session-jobs.js';
 import type { DriveSessionResult } from '../sessions/drive-session.js';
 import { countingAgent } from './counting-agent.js';
 import { rejection } from './errors.js';
+import { type OpenStore, openStore } from './open-store.js';
 import { runQueueLoad } from './queue-load.js';
+import { freshSpec } from './store-backends.js';
 
 /** Opens the integration's queue with these options and starts one worker; close() stops both. */
 export type QueueFactory = (options: SessionQueueOptions) => Promise<SessionQueueMethods & { close(): Promise<void> }>;
 
-/** Registers the cases for one integration. */
-export function queueCases(open: QueueFactory): void {
+/** Registers the cases for one integration, whose sessions live in a new store of `kind` (the engine's server). */
+export function queueCases(open: QueueFactory, kind: 'redis' | 'postgres'): void {
+  const stores: OpenStore[] = [];
+  afterAll(async () => {
+    await Promise.all(stores.map((s) => s.close()));
+  });
   const setup = async () => {
-    const counting = countingAgent();
+    const opened = await openStore(await freshSpec(kind));
+    stores.push(opened);
+    const counting = countingAgent(opened.store);
     const driven: { sessionId: string; outcome: DriveSessionResult }[] = [];
     let wake = () => {};
     const queue = await open({
@@ -70,20 +80,36 @@ export function queueCases(open: QueueFactory): void {
     }
   });
 
-  it('lists the sessions a dead worker left unfinished, and a drive job per session finishes each', async () => {
-    const { queue, driven, until, runs, sid, open, store } = await setup();
+  it("lists, from the store's own list(), the sessions a worker must continue, and a drive job per session finishes each", async () => {
+    const { queue, driven, until, runs, sid, open } = await setup();
     try {
       const controller = new AbortController();
-      const crashed = open(sid);
+      const crashed = open(`${sid}-a-crashed`);
       crashed.on((e) => e.type === 'tool.done' && controller.abort());
       await rejection(crashed.send('job', { abortSignal: controller.signal }));
-      await open(`${sid}-idle`).send('other');
-      const listing = Object.assign(store, { list: async () => [sid, `${sid}-idle`] });
-      expect(listing.list).toBeTypeOf('function');
-      expect(await queue.requeueStuck()).toEqual([{ id: sid, status: 'turn_pending' }]);
-      await until(() => driven.length >= 1);
-      expect(driven[0]?.outcome).toMatchObject({ action: 'resumed', status: 'idle', result: { text: 'did job' } });
-      expect(runs).toEqual(['work', 'work']); // one each, none again
+      await open(`${sid}-b-idle`).send('other');
+      await open(`${sid}-c-waiting`).send('deploy now');
+      const decided = open(`${sid}-d-decided`);
+      const paused = await decided.send('deploy later');
+      await decided.approve(paused.pendingApprovals?.[0]?.toolCallId as string);
+      const stuck = await queue.requeueStuck();
+      expect(stuck.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+        { id: `${sid}-a-crashed`, status: 'turn_pending' },
+        { id: `${sid}-d-decided`, status: 'decided' },
+      ]);
+      await until(() => driven.length >= 2);
+      const outcomes = Object.fromEntries(driven.map((d) => [d.sessionId, d.outcome]));
+      expect(outcomes[`${sid}-a-crashed`]).toMatchObject({
+        action: 'resumed',
+        status: 'idle',
+        result: { text: 'did job' },
+      });
+      expect(outcomes[`${sid}-d-decided`]).toMatchObject({
+        action: 'resumed',
+        status: 'idle',
+        result: { text: 'did deploy later' },
+      });
+      expect(runs.sort()).toEqual(['deploy', 'work', 'work']); // one each, none again
     } finally {
       await queue.close();
     }

@@ -28,6 +28,8 @@ export interface QueueLoadOptions {
   kills: { everySaves?: number; minMs?: number; maxMs?: number; max: number };
   /** Gives up waiting after this long, in ms (the report then counts the unfinished turns as lost). */
   deadlineMs: number;
+  /** Told how far the run is, about every 30 s (finished sessions, kills). */
+  progress?: (line: string) => void;
 }
 
 /** What a run found. Every count but turns must be 0. */
@@ -41,7 +43,10 @@ export interface QueueLoadReport {
   kills: number;
   seconds: number;
   bytesPerStep: number;
-  /** Time from a kill to the next save of a session the killed worker was writing, in ms, one per such session. */
+  /**
+   * Time from a kill to the next save of a session the killed worker was in the middle of (not one
+   * resting for its approval, which waits for the approver and the queue, not for a takeover), in ms.
+   */
   takeoverMs: number[];
 }
 
@@ -73,6 +78,8 @@ export async function runQueueLoad(options: QueueLoadOptions): Promise<QueueLoad
   const finished = new Set<string>();
   const lastWriter = new Map<string, Child>();
   const takeovers = new Map<string, number>();
+  /** Sessions whose last save asked for an approval: at rest, nobody's to take over. */
+  const resting = new Set<string>();
   const takeoverMs: number[] = [];
   const workers: Child[] = [];
   let saves = 0;
@@ -85,13 +92,16 @@ export async function runQueueLoad(options: QueueLoadOptions): Promise<QueueLoad
         if (what === 'saved') {
           saves++;
           lastWriter.set(sid, child);
+          resting.delete(sid);
           const since = takeovers.get(sid);
           if (since !== undefined) {
             takeoverMs.push(Date.now() - since);
             takeovers.delete(sid);
           }
-        } else if (what === 'waiting' && call !== undefined) void approver(queue, sid, call);
-        else if (what === 'idle') finished.add(sid);
+        } else if (what === 'waiting' && call !== undefined) {
+          resting.add(sid);
+          void approver(queue, sid, call);
+        } else if (what === 'idle') finished.add(sid);
         else if (what === 'ready') ready++;
       }
       wake();
@@ -108,7 +118,9 @@ export async function runQueueLoad(options: QueueLoadOptions): Promise<QueueLoad
     await victim.kill();
     kills++;
     const now = Date.now();
-    for (const [sid, writer] of lastWriter) if (writer === victim && !finished.has(sid)) takeovers.set(sid, now);
+    for (const [sid, writer] of lastWriter) {
+      if (writer === victim && !finished.has(sid) && !resting.has(sid)) takeovers.set(sid, now);
+    }
     await spawn();
   };
   try {
@@ -152,23 +164,46 @@ async function parentQueue(
     connection: config.pgUrl as string,
     schema: config.schema as string,
     expireInSeconds: 2,
+    maxConnections: 3,
   });
 }
 
-/** Approves as a webhook would: again after a while when the session is busy or moved on under it (a redelivered job is driving it). */
+/**
+ * Approves as a webhook would: again a while later when the session is busy or moved on under it
+ * (a redelivered job is driving it), or the store failed for a moment (too many connections).
+ */
+/** Approvals under way, and the errors they met (for the progress line). */
+const approvals = { inFlight: 0, errors: new Map<string, number>() };
+
 async function approver(queue: { approve(sid: string, call: string): Promise<void> }, sid: string, call: string) {
-  for (let attempt = 0; attempt < 100; attempt++) {
+  approvals.inFlight++;
+  try {
+    await approveUntilDone(queue, sid, call);
+  } finally {
+    approvals.inFlight--;
+  }
+}
+
+async function approveUntilDone(
+  queue: { approve(sid: string, call: string): Promise<void> },
+  sid: string,
+  call: string,
+) {
+  const again = new Set(['LOUSHO_SESSION_BUSY', 'LOUSHO_SESSION_CONFLICT', 'LOUSHO_STORE_FAILED']);
+  for (let attempt = 0; attempt < 3_000; attempt++) {
     try {
       return await queue.approve(sid, call);
     } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code !== 'LOUSHO_SESSION_BUSY' && code !== 'LOUSHO_SESSION_CONFLICT') {
+      const code = (error as { code?: string }).code ?? 'untyped';
+      approvals.errors.set(code, (approvals.errors.get(code) ?? 0) + 1);
+      if (!again.has(code)) {
         console.error(`the approver of ${sid} gave up:`, error);
         return;
       }
       await new Promise((r) => setTimeout(r, 200));
     }
   }
+  console.error(`the approver of ${sid} gave up after 3,000 attempts`);
 }
 
 /** Waits until every session finished (or the deadline), killing workers on the schedule. */
@@ -183,6 +218,7 @@ async function driveUntilDone(
   const deadline = Date.now() + options.deadlineMs;
   const { kills } = options;
   let killed = 0;
+  let told = Date.now();
   let nextKillAt = saves() + (kills.everySaves ?? Number.POSITIVE_INFINITY);
   let nextKillTime =
     kills.minMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + pick(kills.minMs, kills.maxMs ?? kills.minMs);
@@ -194,6 +230,14 @@ async function driveUntilDone(
         resolve();
       });
     });
+    if (options.progress !== undefined && Date.now() - told >= 30_000) {
+      told = Date.now();
+      const met = [...approvals.errors].map(([code, n]) => `${n} ${code}`).join(', ') || 'none';
+      options.progress(
+        `${finished.size} of ${ids.length} sessions finished, ${killed} kills, ${saves()} saves; ` +
+          `${approvals.inFlight} approvals under way (errors met: ${met})`,
+      );
+    }
     const due = saves() >= nextKillAt || Date.now() >= nextKillTime;
     if (due && killed < kills.max) {
       killed++;

@@ -12,6 +12,7 @@ import { tool } from '../executor/tool.js';
 import type { Message } from '../messages/types.js';
 import type { SessionStore } from '../sessions/store.js';
 import { mockModel } from '../testing/mock-model.js';
+import { aroundAppend } from './around-append.js';
 import { openStore, type StoreSpec } from './open-store.js';
 
 /** How a queue worker process is set up. */
@@ -50,17 +51,10 @@ export function queueTurnScript(steps: number) {
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
 function announced(store: SessionStore): SessionStore {
-  return new Proxy(store, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target) as unknown;
-      if (typeof value !== 'function') return value;
-      if (key !== 'append') return value.bind(target);
-      return async (...args: unknown[]) => {
-        const version = await (value as (...a: unknown[]) => Promise<number>).apply(target, args);
-        print(`saved ${String(args[0])}`);
-        return version;
-      };
-    },
+  return aroundAppend(store, async (args, append) => {
+    const version = await append();
+    print(`saved ${args[0]}`);
+    return version;
   });
 }
 
@@ -122,6 +116,7 @@ async function main(): Promise<void> {
       schema: config.schema as string,
       expireInSeconds: Math.max(1, Math.round(config.jobTimeoutMs / 1000)),
       maintenanceIntervalSeconds: 1,
+      maxConnections: 3, // 8 workers share a server with max_connections 100 (and with other clients)
     });
     for (let i = 0; i < config.concurrency; i++) await queue.work({ pollingIntervalSeconds: 0.5 });
   }

@@ -18,6 +18,7 @@ import { tool } from '../executor/tool.js';
 import type { Message } from '../messages/types.js';
 import type { SessionStore } from '../sessions/store.js';
 import { mockModel } from '../testing/mock-model.js';
+import { aroundAppend } from './around-append.js';
 import { openStore, type StoreSpec } from './open-store.js';
 
 const [command, specText, id, ...rest] = process.argv.slice(2) as [string, string, string, ...string[]];
@@ -66,17 +67,10 @@ function script(messages: readonly Message[]) {
 
 /** The store, printing "saved" after every append it acknowledged. */
 function announced(store: SessionStore): SessionStore {
-  return new Proxy(store, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target) as unknown;
-      if (key !== 'append' || typeof value !== 'function')
-        return typeof value === 'function' ? value.bind(target) : value;
-      return async (...args: unknown[]) => {
-        const version = await (value as (...a: unknown[]) => Promise<number>).apply(target, args);
-        print('saved');
-        return version;
-      };
-    },
+  return aroundAppend(store, async (_args, append) => {
+    const version = await append();
+    print('saved');
+    return version;
   });
 }
 

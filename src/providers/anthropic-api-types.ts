@@ -92,6 +92,8 @@ export interface AnthropicUsage {
   output_tokens?: number | null;
   cache_read_input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
+  /** The share of output_tokens spent thinking, where the API reports it. */
+  output_tokens_details?: { thinking_tokens?: number | null } | null;
 }
 
 /** A content block of a reply; blocks other than text and tool_use are ignored. */

@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderAccuracyMarkdown, runAccuracy } from './accuracy.js';
 import { renderAdversarialMarkdown, runAdversarial } from './adversarial.js';
+import { renderAnthropicBillMarkdown, runAnthropicBill } from './anthropic-bill.js';
 import { renderCheckpointsMarkdown, runCheckpoints } from './checkpoints.js';
 import { corpusDir } from './corpus.js';
 import { renderFrameworksMarkdown, runFrameworks } from './frameworks.js';
@@ -41,6 +42,7 @@ function machine(): string {
 /** The sections that run on their own (`npm run bench -- <name>`). */
 const SECTIONS: Record<string, () => Promise<string>> = {
   frameworks: async () => renderFrameworksMarkdown(await runFrameworks()),
+  'anthropic-bill': async () => renderAnthropicBillMarkdown(await runAnthropicBill()),
 };
 
 /** Runs one section and puts its text in place of the section with the same heading in bench/RESULTS.md. */
@@ -81,6 +83,8 @@ async function main(): Promise<void> {
   sections.push(renderCheckpointsMarkdown(await runCheckpoints()));
   step('workers on a queue');
   sections.push(renderWorkersMarkdown(await runWorkers()));
+  step('the bill of an Anthropic run');
+  sections.push(await (SECTIONS['anthropic-bill'] as () => Promise<string>)());
   step('inside other frameworks');
   sections.push(await (SECTIONS.frameworks as () => Promise<string>)());
   if (corpusDir() === undefined) {

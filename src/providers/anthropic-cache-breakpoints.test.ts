@@ -4,6 +4,7 @@
  * Anthropic's cache (as its documentation describes it: AnthropicCacheModel) makes of them.
  */
 import { describe, expect, it } from 'vitest';
+import { runAnthropicBill } from '../../bench/anthropic-bill.js';
 import { createAgent } from '../agent/create-agent.js';
 import { AnthropicCacheModel, type AnthropicCacheUsage } from '../test-support/anthropic-cache-model.js';
 import { type AnthropicCacheRun, runAnthropicCacheRun } from '../test-support/anthropic-cache-run.js';
@@ -150,5 +151,22 @@ describe('Anthropic prompt-cache breakpoints across compactions', () => {
     for (let i = 1; i < usages.length; i++) {
       expect(usages[i]?.cache_read_input_tokens).toBe(total(usages[i - 1] as AnthropicCacheUsage));
     }
+  });
+
+  it('bills the same 20-step run at under a quarter of its cost without breakpoints, cache writes at 1.25x the input price', async () => {
+    const [without, withCache] = await runAnthropicBill();
+    expect([without?.marked, without?.requests]).toEqual([0, 21]);
+    expect([withCache?.marked, withCache?.requests]).toEqual([21, 21]);
+    expect(without?.usage.cachedInputTokens).toBe(0);
+    const usage = withCache?.usage as NonNullable<typeof withCache>['usage'];
+    expect(usage.inputTokens).toBe(without?.usage.inputTokens);
+    expect(usage.cachedInputTokens / usage.inputTokens).toBeGreaterThan(0.85);
+    expect((usage.costUsd ?? 0) / (without?.usage.costUsd ?? 1)).toBeLessThan(0.25);
+    // Each written token costs $0.75 per million more than plain input at claude-sonnet-4-5's prices.
+    expect((usage.costUsd ?? 0) - (withCache?.writesAsInputUsd ?? 0)).toBeCloseTo(
+      (usage.cacheWriteInputTokens * 0.75) / 1e6,
+      12,
+    );
+    expect(usage.cacheWriteInputTokens).toBeGreaterThan(0);
   });
 });

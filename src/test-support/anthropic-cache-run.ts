@@ -17,7 +17,7 @@ export interface AnthropicCacheRun {
 /**
  * The same multi-step Anthropic run every time, against a loopback server that reports
  * usage the way Anthropic does (AnthropicCacheModel): `steps` tool calls, each result about
- * 1,500 tokens of file text, then a final answer. Used to compare bills before and after.
+ * 8,169 characters (about 2,900 tokens) of file text, then a final answer. Used to compare bills before and after.
  * `agent` adds createAgent() options (compaction, say).
  */
 export async function runAnthropicCacheRun(

@@ -5,7 +5,12 @@ import { configError } from '../errors/lousho-error.js';
  * one-hour cache (billed higher than the 5-minute writes the model table prices), `false`
  * turns it off.
  */
-export type PromptCacheOption = false | { ttl?: '5m' | '1h' };
+export type PromptCacheOption =
+  | false
+  | {
+      /** How long a cache entry lives: Anthropic's '5m' (the default) or '1h'. */
+      ttl?: '5m' | '1h';
+    };
 
 /** Checks a provider's promptCache option; throws LOUSHO_CONFIG_INVALID naming it and `where` ('createAnthropic()'). */
 export function checkPromptCache(value: unknown, where: string): void {

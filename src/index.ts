@@ -23,6 +23,8 @@ export { isPrunedMarker, MARKER_ARGS_MAX_CHARS, prunedMarker } from './compactio
 export { DEFAULT_THRESHOLD_PERCENT, FALLBACK_CONTEXT_WINDOW } from './compaction/options.js';
 export { OVERFLOW_RECOVERY_NAME } from './compaction/overflow-recovery.js';
 export { DEFAULT_PROTECTED_TOKENS } from './compaction/protected-tail.js';
+export type { ProviderCompactionStrategyOptions } from './compaction/provider-compaction.js';
+export { PROVIDER_COMPACTION_STRATEGY_NAME, providerCompactionStrategy } from './compaction/provider-compaction.js';
 export type { PruneOptions } from './compaction/prune-tool-results.js';
 export {
   DEFAULT_DIGEST_CHARS,
@@ -60,6 +62,7 @@ export type { LLMProvider, ModelSpec } from './contracts/llm-provider.js';
 export type { ModelCall, ReportedModelCall } from './contracts/model-call.js';
 export type { ModelRequest, ReasoningOptions } from './contracts/model-request.js';
 export type { FinishReason, ModelResponse, ModelStreamPart } from './contracts/model-response.js';
+export type { ProviderCompactionResponse } from './contracts/provider-compaction.js';
 export type { RequestBudget, SizedRequest, WindowQuery, WindowSource } from './contracts/request-budget.js';
 export type { ModelUsage, RunUsage } from './contracts/run-usage.js';
 export type { ToolDefinition } from './contracts/tool-definition.js';
@@ -206,6 +209,9 @@ export { createAnthropic } from './providers/anthropic.js';
 export { createLMStudio, createOllama, createOpenAI, createOpenRouter } from './providers/builtin.js';
 export type { OpenAICompatibleOptions } from './providers/openai-compatible.js';
 export { createOpenAICompatible } from './providers/openai-compatible.js';
+export type { OpenAIResponsesOptions } from './providers/openai-responses.js';
+export { createOpenAIResponses } from './providers/openai-responses.js';
+export type { ResponsesReasoningSummary } from './providers/openai-responses-request.js';
 export type { PromptCacheOption } from './providers/prompt-cache-option.js';
 export type { TimeoutOptions } from './providers/request-timeout.js';
 export { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS } from './providers/request-timeout.js';

@@ -5,12 +5,14 @@ import { compact } from './compact-command.js';
 import { COMMAND_HELP, COMMANDS, USAGE, version } from './help.js';
 import { inspect } from './inspect-command.js';
 import { parseCommandArgs } from './parse-command-args.js';
+import { report } from './report-command.js';
 import { isUsageError, UsageError } from './usage-error.js';
 
 export type { CliIO } from './cli-io.js';
 export { compact } from './compact-command.js';
 export { USAGE } from './help.js';
 export { inspect } from './inspect-command.js';
+export { report } from './report-command.js';
 
 async function isFolder(path: string): Promise<boolean> {
   try {
@@ -41,6 +43,7 @@ export async function runCli(argv: string[], io: CliIO, run: (args: string[]) =>
   try {
     if (command === 'inspect') await inspect(rest, io);
     else if (command === 'compact') await compact(rest, io);
+    else if (command === 'report') await report(rest, io);
     else if (command === 'run') await runCommand(rest, io, run);
     else if (command === 'help' || command === '--help' || command === '-h') io.out(USAGE);
     else if (command === '--version' || command === '-v') io.out(version());

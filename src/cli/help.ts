@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { TRANSCRIPT_FORMATS } from '../converters/transcript-format.js';
 
 /** The commands `lousho` knows. */
-export const COMMANDS = ['run', 'inspect', 'compact'] as const;
+export const COMMANDS = ['run', 'inspect', 'compact', 'report'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 const FORMATS = `A transcript is a JSON array of messages, { "messages": [...] } (an agent's trajectory), one
@@ -18,6 +18,7 @@ Commands:
   run [folder]              an agent reads the folder (default: .) and compacts its context as it goes
   inspect <transcript>      what a transcript is made of: a token chart per role and per tool
   compact <transcript>      compacts a transcript once and writes it
+  report <transcript>       a page picturing the run: each step's size, every compaction, the make-up
 
 Options:
   -h, --help                this help; \`lousho <command> --help\` for a command's options
@@ -75,6 +76,27 @@ Options:
   --from <format>           the transcript's format, when detection cannot tell
   --to <format>             write in this format instead of the one read
   --repair                  fix calls and results that do not pair (repairTranscript()) and print each change
+  -h, --help                this help
+
+${FORMATS}`,
+  report: `Usage: lousho report <transcript or session log> [--out file.html] [--model gpt-4o] [options]
+
+Writes one self-contained HTML page (it loads nothing from the network) picturing the run: the
+request's size per step against the context window and the compaction threshold, every
+compaction and recovery marked with what it freed, what the run is made of by role and by tool,
+and its largest tool results. For a transcript the steps are its assistant turns, sized by
+estimate; for a FileSessionStore log they are the checkpoints the session saved, and its
+compactions show where they happened. A run of thousands of steps is drawn thinned, keeping
+every peak and drop.
+
+Options:
+  --out <file>              where to write the page (default: beside the input, run.jsonl ->
+                            run.report.html); never the input itself
+  --model <id>              the model whose tokenizer and window to use (default: the one the
+                            file names, else gpt-4o)
+  --context-window <N>      the window in tokens, when the model's is not known
+  --threshold <share>       the compaction threshold as a share of the window (default: 0.9)
+  --from <format>           the input's format, when detection cannot tell
   -h, --help                this help
 
 ${FORMATS}`,

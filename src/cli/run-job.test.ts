@@ -1,8 +1,9 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PROVIDER_ENV_KEYS } from '../test-support/provider-setup.js';
+import { demoProject } from '../test-support/report-runs.js';
 import { colours } from './colour.js';
 import { runJob } from './run-job.js';
 
@@ -22,24 +23,11 @@ afterEach(() => {
   }
 });
 
-/** A project of twelve 12 KB sources and one 190 KB data file (more tokens than the scripted window). */
-async function project(): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'lousho-job-'));
-  await mkdir(join(root, 'src'));
-  for (let i = 0; i < 12; i++) {
-    await writeFile(join(root, 'src', `m${i}.ts`), `export const value${i} = ${i}; // module ${i}\n`.repeat(400));
-  }
-  await writeFile(
-    join(root, 'data.json'),
-    JSON.stringify({ rows: Array.from({ length: 10_000 }, (_, i) => `row ${i} lorem`) }),
-  );
-  return root;
-}
-
 describe('the main job with the scripted model', () => {
-  it('tells each step, each compaction with the strategy that ran, both recoveries it demonstrates, and a summary', async () => {
+  it('tells each step, each compaction with the strategy that ran, both recoveries it demonstrates, a summary, and where its report is', async () => {
     const lines: string[] = [];
-    await runJob([await project()], { colours: colours(false), out: (l) => lines.push(l) });
+    const report = join(await mkdtemp(join(tmpdir(), 'lousho-job-report-')), 'run.html');
+    await runJob([await demoProject()], { colours: colours(false), out: (l) => lines.push(l), report });
     const text = lines.join('\n');
     expect(text).toContain('a scripted model (mockModel) drives the agent');
     expect(text).toMatch(/it reads data\.json, larger than the window/);
@@ -52,5 +40,16 @@ describe('the main job with the scripted model', () => {
     expect(text).toMatch(/tokens sent\s+[\d,]+ with compaction; about [\d,]+ without \(\d+% saved\)/);
     expect(text).toMatch(/recoveries\s+2$/m);
     expect(text).not.toContain('\u001b[');
+    // The last line says where the page is and what it shows: the steps and compactions told above.
+    const steps = Number(/steps\s+(\d+) \(/.exec(text)?.[1]);
+    const compactions = lines.filter(
+      (l) => /⤷ compaction before step \d+ \((?!overflow)/.test(l) && !l.includes('nothing it may change'),
+    );
+    expect(lines.at(-1)).toBe(
+      `Report: ${report} (${steps} steps, ${compactions.length} compactions, 2 recoveries; open it in a browser)`,
+    );
+    const html = await readFile(report, 'utf8');
+    expect(html.match(/<g class="mark compaction"/g)).toHaveLength(compactions.length);
+    expect(html.match(/<g class="mark recovery"/g)).toHaveLength(2);
   });
 });

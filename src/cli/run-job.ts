@@ -11,6 +11,8 @@ import { chooseModel, describeProvider } from './choose-model.js';
 import type { Colours } from './colour.js';
 import { explorerScript } from './explorer-script.js';
 import { fileTools, listTree } from './file-tools.js';
+import { createReportRecorder } from './report-from-events.js';
+import { runReportPath, writeRunReport } from './report-run.js';
 import { createRunReporter } from './run-reporter.js';
 import { UsageError } from './usage-error.js';
 
@@ -19,6 +21,9 @@ import { UsageError } from './usage-error.js';
  * enough that its summaries get under the threshold (this run demonstrates no error).
  */
 export const SCRIPTED_WINDOW = 24_000;
+
+const INSTRUCTIONS = 'You are a code reviewer. Use the tools to read the project, then say what it does.';
+const TASK = 'Read the project and tell me what it does.';
 
 /** The largest file of the tree when it holds more tokens than the window (about 3 bytes a token or fewer). */
 async function oversizedFile(root: string, files: readonly string[], window: number): Promise<string | undefined> {
@@ -48,9 +53,13 @@ function scriptedSummarizer(): LLMProvider {
  * The main job (`lousho run`, `npm start`): an agent reads `args[0]` (default: the current
  * folder) with real file tools and compacts its transcript as it goes; the report shows each
  * step's request against the window and the threshold, each compaction and recovery, and a
- * summary.
+ * summary; a report page is written at the end (to `options.report`, else a temporary file)
+ * and its path printed.
  */
-export async function runJob(args: string[], options: { colours: Colours; out: (line: string) => void }) {
+export async function runJob(
+  args: string[],
+  options: { colours: Colours; out: (line: string) => void; report?: string },
+) {
   const { colours: c, out } = options;
   const root = resolve(args[0] ?? '.');
   const choice = await chooseModel();
@@ -86,7 +95,7 @@ export async function runJob(args: string[], options: { colours: Colours; out: (
 
   const agent = createAgent({
     provider,
-    instructions: 'You are a code reviewer. Use the tools to read the project, then say what it does.',
+    instructions: INSTRUCTIONS,
     tools: fileTools({ root }) as Tool<unknown, unknown>[],
     compaction: {
       strategy: twoPhaseStrategy({ model: scripted ? scriptedSummarizer() : provider }),
@@ -95,9 +104,20 @@ export async function runJob(args: string[], options: { colours: Colours; out: (
     limits: { maxSteps: 200 },
   });
   const reporter = createRunReporter({ contextWindow, colours: c, out });
-  const stream = agent.stream('Read the project and tell me what it does.');
-  for await (const event of stream) reporter.event(event);
+  const recorder = createReportRecorder({
+    title: `lousho run ${root}`,
+    source: `recorded from the run's events, as ${describeProvider(provider)} ran`,
+    contextWindow,
+    model: provider.modelId,
+  });
+  const stream = agent.stream(TASK);
+  for await (const event of stream) {
+    reporter.event(event);
+    recorder.event(event);
+  }
   const result = await stream.result;
   out(`\n${c.bold('Answer')}: ${result.text}\n`);
   for (const line of reporter.summary(result)) out(line);
+  const leading = [{ role: 'system', content: INSTRUCTIONS } as const, { role: 'user', content: TASK } as const];
+  out(await writeRunReport(recorder.report(result, leading), options.report ?? runReportPath(), c));
 }

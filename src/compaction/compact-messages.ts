@@ -145,6 +145,7 @@ export async function compactOnce(
       thresholdTokens: sizes.thresholdTokens,
       ...(id === undefined ? {} : { model: id }),
       ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+      ...(provider === undefined ? {} : { provider }),
     },
   });
   return { outcome, sizes };

@@ -62,6 +62,9 @@ function inputFor(a: HookAttempt): CompactionInput {
     model: request.model,
     ...(run.abortSignal === undefined ? {} : { abortSignal: run.abortSignal }),
     onModelCall: (call) => run.recordModelCall(call),
+    provider: run.provider,
+    ...(request.tools === undefined ? {} : { tools: request.tools }),
+    ...(request.cacheKey === undefined ? {} : { cacheKey: request.cacheKey }),
   };
 }
 

@@ -1,4 +1,6 @@
+import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { ReportedModelCall } from '../contracts/model-call.js';
+import type { ToolDefinition } from '../contracts/tool-definition.js';
 import type { Message } from '../messages/types.js';
 
 /** What a strategy receives. */
@@ -21,6 +23,12 @@ export interface CompactionInput {
   abortSignal?: AbortSignal;
   /** Called after each model call the strategy makes, so the run can count its usage and limits. */
   onModelCall?: (call: ReportedModelCall) => void;
+  /** The provider the run calls, when the compaction runs inside a run (for a strategy that asks it to compact). */
+  provider?: LLMProvider;
+  /** The tool definitions of the request, when the compaction runs inside a run. */
+  tools?: readonly ToolDefinition[];
+  /** The request's prompt-cache key (`ModelRequest.cacheKey`), for a strategy's model call that reads the same prefix. */
+  cacheKey?: string;
 }
 
 /** What a strategy returns. */

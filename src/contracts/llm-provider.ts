@@ -1,5 +1,6 @@
 import type { ModelRequest } from './model-request.js';
 import type { ModelResponse, ModelStreamPart } from './model-response.js';
+import type { ProviderCompactionResponse } from './provider-compaction.js';
 
 /**
  * A model the runtime can call. Built-in providers come from `resolveProvider('vendor/model')`;
@@ -19,6 +20,14 @@ export interface LLMProvider {
    * server's loaded context length). Used only when neither the user nor the registry gives one.
    */
   contextWindow?(): Promise<number | undefined>;
+  /**
+   * Compacts a conversation on the provider's side, where the vendor offers it (OpenAI's
+   * `/responses/compact`, Anthropic's on-demand compaction): `request.messages` (its system
+   * messages as instructions, `request.tools` as the tools the conversation used) become a
+   * shorter window holding the provider's compaction. Used by `providerCompactionStrategy()`;
+   * absent when the provider cannot compact. Rejects with a LoushoError like generate().
+   */
+  compact?(request: ModelRequest): Promise<ProviderCompactionResponse>;
 }
 
 /** `"provider/model"` string or a provider object. */

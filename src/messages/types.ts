@@ -72,6 +72,8 @@ export interface ProviderCompactionPart {
   text?: string;
   /** Opaque content the provider reads back (an OpenAI compaction item's encrypted_content). */
   encrypted?: string;
+  /** The signature of an Anthropic compaction block written on demand, which must come back with it unchanged. */
+  signature?: string;
   /** The provider that made it, e.g. 'anthropic' or 'openai'. */
   provider?: string;
   /** The provider's id for it. */

@@ -36,6 +36,8 @@ export interface AnthropicRedactedThinkingBlock {
 export interface AnthropicCompactionBlock {
   type: 'compaction';
   content: string | null;
+  /** The signature of a block written on demand (the `compaction` parameter), sent back unchanged. */
+  signature?: string;
 }
 
 /** A block of an assistant message. */
@@ -77,6 +79,8 @@ export interface AnthropicRequestBody {
   thinking?: { type: 'enabled'; budget_tokens: number };
   /** Server-side context management (compaction), passed through from the provider's options. */
   context_management?: Record<string, unknown>;
+  /** On-demand compaction: the reply is one compaction block summarizing the messages, and no answer. */
+  compaction?: { type: 'summarize' };
 }
 
 /** A request body and, for each block of each message sent, the index of the transcript message it came from. */
@@ -94,6 +98,8 @@ export interface AnthropicUsage {
   cache_creation_input_tokens?: number | null;
   /** The share of output_tokens spent thinking, where the API reports it. */
   output_tokens_details?: { thinking_tokens?: number | null } | null;
+  /** Each model call of the request (a compaction's among them), when the API reports them apart. */
+  iterations?: (AnthropicUsage & { type?: string })[] | null;
 }
 
 /** A content block of a reply; blocks other than text and tool_use are ignored. */

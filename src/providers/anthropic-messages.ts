@@ -36,7 +36,12 @@ function assistantBlocks(content: string | readonly AssistantPart[]): AnthropicA
 }
 
 function nativeBlock(part: ReasoningPart | ProviderCompactionPart): AnthropicAssistantBlock | undefined {
-  if (part.type === 'compaction') return { type: 'compaction', content: part.text ?? null };
+  if (part.type === 'compaction')
+    return {
+      type: 'compaction',
+      content: part.text ?? null,
+      ...(part.signature === undefined ? {} : { signature: part.signature }),
+    };
   if (part.signature !== undefined) return { type: 'thinking', thinking: part.text, signature: part.signature };
   if (part.encrypted !== undefined) return { type: 'redacted_thinking', data: part.encrypted };
   return undefined;

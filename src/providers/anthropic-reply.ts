@@ -25,6 +25,7 @@ export function anthropicNativePart(block: AnthropicReplyBlock): ReasoningPart |
     return {
       type: 'compaction',
       ...(typeof block.content === 'string' ? { text: block.content } : {}),
+      ...(block.signature === undefined ? {} : { signature: block.signature }),
       provider: PROVIDER,
     };
   return undefined;

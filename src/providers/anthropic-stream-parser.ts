@@ -3,7 +3,7 @@ import { parseToolArguments } from '../messages/tool-arguments.js';
 import type { AnthropicReplyBlock, AnthropicStreamEvent, AnthropicUsage } from './anthropic-api-types.js';
 import { anthropicFinishReason } from './anthropic-finish-reason.js';
 import { anthropicNativePart } from './anthropic-reply.js';
-import { anthropicUsage } from './anthropic-usage.js';
+import { ANTHROPIC_USAGE_FIELDS, anthropicUsage } from './anthropic-usage.js';
 
 /**
  * Turns the events of a streamed reply into stream parts: text deltas as they come, each
@@ -93,12 +93,7 @@ export class AnthropicStreamParser {
   private mergeUsage(usage: AnthropicUsage | null | undefined): void {
     if (usage === undefined || usage === null) return;
     const next: AnthropicUsage = { ...this.usage };
-    for (const key of [
-      'input_tokens',
-      'output_tokens',
-      'cache_read_input_tokens',
-      'cache_creation_input_tokens',
-    ] as const) {
+    for (const key of ANTHROPIC_USAGE_FIELDS) {
       const value = usage[key];
       if (typeof value === 'number') next[key] = value;
     }

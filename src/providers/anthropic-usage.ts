@@ -1,6 +1,14 @@
 import type { Usage } from '../contracts/usage.js';
 import type { AnthropicUsage } from './anthropic-api-types.js';
 
+/** The token counts of a Messages API usage object. */
+export const ANTHROPIC_USAGE_FIELDS = [
+  'input_tokens',
+  'output_tokens',
+  'cache_read_input_tokens',
+  'cache_creation_input_tokens',
+] as const;
+
 const count = (n: number | null | undefined): number | undefined => (typeof n === 'number' ? n : undefined);
 
 /**

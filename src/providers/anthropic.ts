@@ -1,6 +1,7 @@
 import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { ModelRequest } from '../contracts/model-request.js';
 import type { ModelResponse, ModelStreamPart } from '../contracts/model-response.js';
+import type { ProviderCompactionResponse } from '../contracts/provider-compaction.js';
 import { checkNumber, checkOptions } from '../errors/check-options.js';
 import { abortedError, LoushoError } from '../errors/lousho-error.js';
 import { registerSecret, registerSecretHeaders, registerSecretUrl } from '../errors/redact.js';
@@ -12,6 +13,7 @@ import type {
   AnthropicStreamEvent,
 } from './anthropic-api-types.js';
 import type { AnthropicPromptCache } from './anthropic-cache-control.js';
+import { compactionBetaHeaders, fromAnthropicCompaction, toAnthropicCompactRequest } from './anthropic-compact.js';
 import { anthropicError } from './anthropic-error.js';
 import { PROVIDER } from './anthropic-messages.js';
 import { fromAnthropicReply } from './anthropic-reply.js';
@@ -82,6 +84,9 @@ const nonEmpty = (value: string | undefined): string | undefined =>
  * Anthropic's Messages API through the official SDK (loaded on the first call). Returns a
  * factory of providers by model id; they share one client. The SDK's own retries are off:
  * rate limits and server errors are retried by the library's own retry loop, with `options.retry`.
+ * Its providers' `compact()` asks for an on-demand compaction (the `compaction` parameter, with
+ * its beta header) for `providerCompactionStrategy()`; the header goes on every later request
+ * that carries the signed block.
  *
  * @example
  * const provider = createAnthropic({ maxOutputTokens: 8192 })('claude-sonnet-4-5');
@@ -146,7 +151,11 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
     ): LoushoError =>
       anthropicError(error, sdk, { provider: PROVIDER, model: modelId, apiKeyEnv: API_KEY_ENV, request, signal });
 
-    const requestOptions = (signal: AbortSignal | undefined) => (signal === undefined ? {} : { signal });
+    /** The signal, and the compaction beta when the body needs it (see compactionBetaHeaders). */
+    const requestOptions = (signal: AbortSignal | undefined, body: AnthropicRequestBody) => {
+      const headers = compactionBetaHeaders(body, options.headers);
+      return { ...(signal === undefined ? {} : { signal }), ...(headers === undefined ? {} : { headers }) };
+    };
 
     async function* streamOnce(request: ModelRequest, wire: AnthropicRequest): AsyncIterable<ModelStreamPart> {
       const signal = request.abortSignal;
@@ -157,7 +166,7 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
         const body: AnthropicRequestBody & { stream: true } = { ...wire.body, stream: true };
         const events = (await client.messages.create(
           body as unknown as SdkStreamBody,
-          requestOptions(signal),
+          requestOptions(signal, body),
         )) as AsyncIterable<AnthropicStreamEvent>;
         for await (const event of events) {
           for (const part of parser.accept(event)) yield part;
@@ -192,12 +201,30 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
       try {
         const reply = (await client.messages.create(
           wire.body as unknown as SdkBody,
-          requestOptions(signal),
+          requestOptions(signal, wire.body),
         )) as AnthropicReply;
         return fromAnthropicReply(reply);
       } catch (error) {
         throw toLoushoError(error, sdk, wire, signal);
       }
+    }
+
+    /** On-demand compaction: one request with `compaction`, answered by a compaction block. */
+    async function compactOnce(request: ModelRequest): Promise<ProviderCompactionResponse> {
+      const signal = request.abortSignal;
+      if (isAborted(signal)) throw abortedError();
+      const wire = toAnthropicCompactRequest(request, modelId, settings);
+      const { sdk, client } = await connect();
+      let reply: AnthropicReply;
+      try {
+        reply = (await client.messages.create(
+          wire.body as unknown as SdkBody,
+          requestOptions(signal, wire.body),
+        )) as AnthropicReply;
+      } catch (error) {
+        throw toLoushoError(error, sdk, wire, signal);
+      }
+      return fromAnthropicCompaction(reply, `${PROVIDER}/${modelId}`);
     }
 
     const provider: LLMProvider = {
@@ -210,6 +237,7 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
           retry,
           request.abortSignal,
         ),
+      compact: (request) => withRetries(() => compactOnce(request), retry, request.abortSignal),
     };
     return withTimeouts(provider, options);
   };

@@ -2,6 +2,7 @@ import type { LLMProvider } from '../contracts/llm-provider.js';
 import { createAnthropic } from './anthropic.js';
 import { lmStudioContextWindow, ollamaContextWindow, ollamaOrigin } from './local-context.js';
 import { createOpenAICompatible, type OpenAICompatibleOptions } from './openai-compatible.js';
+import { createOpenAIResponses } from './openai-responses.js';
 
 type Factory = (modelId: string) => LLMProvider;
 type Overrides = Omit<OpenAICompatibleOptions, 'name'>;
@@ -72,6 +73,7 @@ export function createLMStudio(options: Overrides = {}): Factory {
 /** The prefixes resolveProvider() knows without registration, each created on first use. */
 export const BUILT_IN_PROVIDERS: Readonly<Record<string, () => Factory>> = {
   openai: () => createOpenAI(),
+  'openai-responses': () => createOpenAIResponses(),
   anthropic: () => createAnthropic(),
   openrouter: () => createOpenRouter(),
   ollama: () => createOllama(),

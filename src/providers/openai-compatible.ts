@@ -3,7 +3,7 @@ import type { ModelRequest } from '../contracts/model-request.js';
 import type { ModelResponse, ModelStreamPart } from '../contracts/model-response.js';
 import { checkOptions } from '../errors/check-options.js';
 import { abortedError, LoushoError } from '../errors/lousho-error.js';
-import { registerSecret, registerSecretHeaders, registerSecretUrl } from '../errors/redact.js';
+import { openAIClientLoader } from './openai-client.js';
 import { type OpenAICallContext, openAIError } from './openai-error.js';
 import { fromOpenAICompletion, type OpenAIChatCompletion } from './openai-reply.js';
 import { type ChatRequestSettings, chatRequestBody } from './openai-request.js';
@@ -95,51 +95,14 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
   checkRetryOptions(options.retry);
   checkTimeoutOptions(options, `${options?.name ?? 'createOpenAICompatible'}()`);
   const name = options.name ?? 'openai-compatible';
-  const requireKey = options.requireApiKey ?? options.apiKeyEnv !== undefined;
-  let client: Promise<ChatClient> | undefined;
-  let clientKey: string | undefined;
-
-  const getClient = (): Promise<ChatClient> => {
-    const apiKey = options.apiKey ?? (options.apiKeyEnv === undefined ? undefined : process.env[options.apiKeyEnv]);
-    if (requireKey && (apiKey === undefined || apiKey === '')) {
-      const variable = options.apiKeyEnv ?? 'the API key variable';
-      return Promise.reject(
-        new LoushoError(
-          'LOUSHO_API_KEY_MISSING',
-          `The ${name} provider needs an API key: set ${variable}, or pass apiKey when you create the provider.`,
-          {
-            details: { provider: name, variable },
-          },
-        ),
-      );
-    }
-    registerSecret(apiKey);
-    registerSecretHeaders(options.headers);
-    registerSecretUrl(options.baseURL);
-    // One client per key: a key set or changed later is used from the next call on.
-    if (clientKey !== apiKey) client = undefined;
-    clientKey = apiKey;
-    client ??= import('openai').then(
-      (module) => {
-        const OpenAI = module.default;
-        return new OpenAI({
-          apiKey: apiKey || 'not-needed',
-          ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-          maxRetries: 0,
-          ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),
-        }) as unknown as ChatClient;
-      },
-      (cause: unknown) => {
-        client = undefined;
-        throw new LoushoError(
-          'LOUSHO_DEPENDENCY_MISSING',
-          `The ${name} provider needs the openai package: npm install openai`,
-          { cause },
-        );
-      },
-    );
-    return client;
-  };
+  const getClient = openAIClientLoader<ChatClient>({
+    name,
+    baseURL: options.baseURL,
+    apiKey: options.apiKey,
+    apiKeyEnv: options.apiKeyEnv,
+    requireApiKey: options.requireApiKey ?? options.apiKeyEnv !== undefined,
+    headers: options.headers,
+  });
 
   return (modelId: string): LLMProvider => {
     const context = (signal: AbortSignal | undefined): OpenAICallContext => ({

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { ModelRequest, ReasoningOptions } from '../contracts/model-request.js';
 import { withChatCacheBreakpoints } from './openai-cache-control.js';
 import { type ChatCacheControl, type ReasoningReturn, toChatMessages } from './openai-messages.js';
 import { isStrictSchema } from './strict-schema.js';
+import { wireCacheKey } from './wire-cache-key.js';
 
 /** How a chat-completions server takes the options the wire format leaves to each vendor. */
 export interface ChatRequestSettings {
@@ -30,14 +30,6 @@ function openRouterReasoning(reasoning: ReasoningOptions, modelId: string) {
   const budgetFirst = modelId.startsWith('anthropic/');
   if (budgetTokens !== undefined && (budgetFirst || effort === undefined)) return { max_tokens: budgetTokens };
   return effort === undefined ? undefined : { effort };
-}
-
-/**
- * The cache key as sent: the SHA-256 of the request's key in hex (64 characters, within
- * OpenAI's limit), so a session id that names a user or a customer never leaves the process.
- */
-export function wireCacheKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
 }
 
 function reasoningFields(request: ModelRequest, modelId: string, settings: ChatRequestSettings) {

@@ -13,6 +13,7 @@ import { fromAISDK } from './ai-sdk.js';
 import { createAnthropic } from './anthropic.js';
 import { createLMStudio, createOllama, createOpenAI, createOpenRouter } from './builtin.js';
 import { createOpenAICompatible } from './openai-compatible.js';
+import { createOpenAIResponses } from './openai-responses.js';
 
 /*
  * An API key never leaves the package in an error, even when the provider echoes it back
@@ -118,6 +119,15 @@ const PATHS: ProviderPath[] = [
     },
   },
   {
+    name: 'OpenAI Responses API (key from OPENAI_API_KEY)',
+    wire: 'openai',
+    key: () => `sk-proj-${hex(24)}`,
+    provider: (url, key) => {
+      vi.stubEnv('OPENAI_API_KEY', key);
+      return createOpenAIResponses({ baseURL: `${url}/v1`, ...noRetry })('gpt-5-mini');
+    },
+  },
+  {
     name: 'OpenRouter (apiKey option)',
     wire: 'openai',
     key: () => `sk-or-v1-${hex(32)}`,
@@ -215,7 +225,7 @@ describe.each(PATHS)('$name', (path) => {
     const ran = await failure(() => agent.send('hi'));
 
     // The server did receive the key and echoed it: the test would see any copy of it.
-    const calls = server.requests.filter((r) => /\/(chat\/completions|messages)$/.test(r.path));
+    const calls = server.requests.filter((r) => /\/(chat\/completions|messages|responses)$/.test(r.path));
     expect(calls.length).toBeGreaterThanOrEqual(3);
     expect(calls.every((r) => sentKey(r) === key)).toBe(true);
     expect(LoushoError.isInstance(generated)).toBe(true);

@@ -57,8 +57,8 @@ function within<T>(work: Promise<T>, ms: number, controller: AbortController, er
 }
 
 /**
- * The provider with a request timeout on every call and a stream-idle timeout on every streamed
- * reply. A call that runs out gets LOUSHO_PROVIDER_TIMEOUT (retryable, naming the provider and
+ * The provider with a request timeout on every call (a compaction's too) and a stream-idle
+ * timeout on every streamed reply. A call that runs out gets LOUSHO_PROVIDER_TIMEOUT (retryable, naming the provider and
  * the limit) and its request is aborted; the caller's abortSignal still ends a call at once.
  */
 export function withTimeouts(provider: LLMProvider, options: TimeoutOptions): LLMProvider {
@@ -68,14 +68,18 @@ export function withTimeouts(provider: LLMProvider, options: TimeoutOptions): LL
     ...request,
     abortSignal: signal,
   });
+  /** One call bounded by requestTimeoutMs, its request aborted when the time runs out. */
+  const timed = <T>(call: (request: ModelRequest) => Promise<T>, request: ModelRequest): Promise<T> => {
+    const controller = linked(request.abortSignal);
+    return within(call(withSignal(request, controller.signal)), requestMs, controller, () =>
+      timeoutError(provider, 'requestTimeoutMs', requestMs),
+    );
+  };
+  const compact = provider.compact?.bind(provider);
   return {
     ...provider,
-    generate: (request) => {
-      const controller = linked(request.abortSignal);
-      return within(provider.generate(withSignal(request, controller.signal)), requestMs, controller, () =>
-        timeoutError(provider, 'requestTimeoutMs', requestMs),
-      );
-    },
+    generate: (request) => timed((r) => provider.generate(r), request),
+    ...(compact === undefined ? {} : { compact: (request: ModelRequest) => timed(compact, request) }),
     async *stream(request) {
       const controller = linked(request.abortSignal);
       const deadline = Date.now() + requestMs;

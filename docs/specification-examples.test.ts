@@ -1,5 +1,5 @@
 /**
- * The code examples of the compaction specification (../shared/seeds/004_*), run as
+ * The code examples of the compaction specification, run as
  * written. Paid models are stood in for by mockModel: the 'openai' and 'ollama' prefixes
  * resolve to scripted models here, so 'openai/gpt-4o' and 'openai/gpt-4o-mini' answer
  * without a network. `declare const` inputs are given real values.
@@ -69,7 +69,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('seed examples: Compacting an agent', () => {
+describe('specification examples: Compacting an agent', () => {
   it('creates agents with compaction: true and the object form, and streams the compaction events', async () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     registerModel({ id: 'gpt-4o', provider: 'openai', contextWindow: 32_000 }); // a small window, so the run compacts
@@ -113,7 +113,7 @@ describe('seed examples: Compacting an agent', () => {
   });
 });
 
-describe('seed examples: Compacting a run', () => {
+describe('specification examples: Compacting a run', () => {
   it('runs the recommended two-phase hook and reports each compaction', async () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
@@ -146,7 +146,7 @@ describe('seed examples: Compacting a run', () => {
   });
 });
 
-describe('seed examples: Local and unknown models', () => {
+describe('specification examples: Local and unknown models', () => {
   it('sets the window on the agent or once in the registry', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
 
@@ -176,7 +176,7 @@ describe('seed examples: Local and unknown models', () => {
   });
 });
 
-describe('seed examples: Advanced: the executor API', () => {
+describe('specification examples: Advanced: the executor API', () => {
   it('registers the hook in a HookRegistry and executes', async () => {
     const agent = { instructions: 'You audit repositories.' };
     const input = 'Audit the repository.';
@@ -199,7 +199,7 @@ describe('seed examples: Advanced: the executor API', () => {
   });
 });
 
-describe('seed examples: Pinning messages', () => {
+describe('specification examples: Pinning messages', () => {
   it('pins the goal', () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     const messages: Message[] = [
@@ -211,7 +211,7 @@ describe('seed examples: Pinning messages', () => {
   });
 });
 
-describe('seed examples: Compacting by hand', () => {
+describe('specification examples: Compacting by hand', () => {
   it('prunes a stored transcript, then summarizes it', async () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     const history: Message[] = readingTranscript(12, 6_000);
@@ -236,7 +236,7 @@ describe('seed examples: Compacting by hand', () => {
   });
 });
 
-describe('seed examples: Compacting a session', () => {
+describe('specification examples: Compacting a session', () => {
   it('compacts a session by hand, reports it with trigger manual, and clears it', async () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
 
@@ -257,7 +257,7 @@ describe('seed examples: Compacting a session', () => {
   });
 });
 
-describe('seed examples: Writing a strategy', () => {
+describe('specification examples: Writing a strategy', () => {
   it('runs a custom keep-recent strategy through the hook', async () => {
     // Keep the system prompt, pinned messages and the last 20 messages.
     const keepRecent: CompactionStrategy = {

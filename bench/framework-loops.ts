@@ -1,0 +1,204 @@
+/**
+ * The other frameworks' own loops with our integrations in them, each timing only our code
+ * at each step (see ./frameworks.ts): the AI SDK's generateText tool loop (ai 6, a mock
+ * language model of 'ai/test') with compactionMiddleware() and with compactionPrepareStep(),
+ * and the OpenAI Agents SDK's Runner (@openai/agents-core, a scripted model) over a session.
+ */
+import {
+  Agent,
+  type AgentInputItem,
+  tool as agentsTool,
+  type Model,
+  Runner,
+  type Session,
+  Usage,
+} from '@openai/agents-core';
+import { generateText, stepCountIs, tool, wrapLanguageModel } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { z } from 'zod';
+import { compactionMiddleware } from '../src/integrations/compaction-middleware.js';
+import { compactionPrepareStep } from '../src/integrations/compaction-prepare-step.js';
+import { prose } from '../src/test-support/text.js';
+import { StepTimes } from './step-clock.js';
+
+/** Characters of each tool result (about 450 tokens). */
+export const RESULT_CHARS = 2_000;
+export const WINDOW = 128_000;
+export const MODEL = 'gpt-4o-mini';
+
+/** What one loop gives: our code's time at each step, and the prompt our code was handed at the last one. */
+export interface LoopRun {
+  times: StepTimes;
+  seen: readonly unknown[];
+}
+
+const read = (i: number) => `// src/file${i}.ts\n${prose(i, RESULT_CHARS)}`;
+
+/** A mock model of 'ai/test' that calls `read` at every step, with the usage of a real call. */
+function readingModel() {
+  let step = 0;
+  const model: MockLanguageModelV3 = new MockLanguageModelV3({
+    modelId: MODEL,
+    doGenerate: async () => {
+      step++;
+      // The mock keeps every call's options: 1,000 prompts of up to 2,000 messages would load the heap, and every timing with it.
+      model.doGenerateCalls.length = 0;
+      return {
+        content: [
+          { type: 'tool-call', toolCallId: `call_${step}`, toolName: 'read', input: JSON.stringify({ i: step }) },
+        ],
+        finishReason: { unified: 'tool-calls', raw: undefined },
+        usage: {
+          inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+          outputTokens: { total: 10, text: 10, reasoning: undefined },
+        },
+        warnings: [],
+      };
+    },
+  });
+  return model;
+}
+
+const readTool = tool({
+  description: 'Read a file of the repository',
+  inputSchema: z.object({ i: z.number() }),
+  execute: async ({ i }) => read(i),
+});
+
+const prompt = 'Review every file of the repository.';
+
+export async function middlewareLoop(steps: number): Promise<LoopRun> {
+  const middleware = compactionMiddleware({ contextWindow: WINDOW, model: MODEL });
+  const times = new StepTimes();
+  let seen: readonly unknown[] = [];
+  const timed: typeof middleware = {
+    specificationVersion: 'v3',
+    transformParams(options) {
+      seen = options.params.prompt;
+      times.next();
+      return times.time(() => middleware.transformParams(options));
+    },
+    async wrapGenerate(options) {
+      const result = await options.doGenerate();
+      return times.time(() => middleware.wrapGenerate({ ...options, doGenerate: async () => result }));
+    },
+    wrapStream: (options) => middleware.wrapStream(options),
+  };
+  const model = wrapLanguageModel({ model: readingModel(), middleware: timed });
+  await generateText({ model, tools: { read: readTool }, stopWhen: stepCountIs(steps), prompt });
+  return { times, seen };
+}
+
+export async function prepareStepLoop(steps: number): Promise<LoopRun> {
+  const prepare = compactionPrepareStep({ contextWindow: WINDOW, model: MODEL });
+  const times = new StepTimes();
+  let seen: readonly unknown[] = [];
+  await generateText({
+    model: readingModel(),
+    tools: { read: readTool },
+    stopWhen: stepCountIs(steps),
+    prompt,
+    prepareStep: (step) => {
+      seen = step.messages;
+      times.next();
+      return times.time(() => prepare(step));
+    },
+  });
+  return { times, seen };
+}
+
+/** Their Model, scripted: each question gets one call of `read`, then an answer. */
+class ScriptedModel implements Model {
+  #calls = 0;
+
+  async getResponse(request: Parameters<Model['getResponse']>[0]) {
+    const input = request.input as AgentInputItem[];
+    const last = input[input.length - 1];
+    const usage = new Usage({ requests: 1, inputTokens: 1, outputTokens: 1, totalTokens: 2 });
+    if (last?.type === 'function_call_result') {
+      return {
+        usage,
+        output: [
+          {
+            type: 'message' as const,
+            role: 'assistant' as const,
+            status: 'completed' as const,
+            content: [{ type: 'output_text' as const, text: `done with ${last.callId}` }],
+          },
+        ],
+      };
+    }
+    const turn = ++this.#calls;
+    return {
+      usage,
+      output: [
+        {
+          type: 'function_call' as const,
+          callId: `call_${turn}`,
+          name: 'read',
+          arguments: JSON.stringify({ i: turn }),
+        },
+      ],
+    };
+  }
+
+  // biome-ignore lint/correctness/useYield: the benchmark runs the runner without streaming.
+  async *getStreamedResponse(): AsyncIterable<never> {
+    throw new Error('not streamed');
+  }
+}
+
+/** Which methods of a session are our code: all of them, or the ones named. */
+export type Timed = 'all' | readonly string[];
+
+/** A Session that forwards to `session`, adding the time of the methods named in `timed` to the current turn. */
+function timedSession(session: object, timed: Timed, times: StepTimes): Session {
+  return new Proxy(session, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function') return value;
+      if (timed !== 'all' && !timed.includes(String(key))) return value.bind(target);
+      return (...args: unknown[]) => times.time(() => value.apply(target, args));
+    },
+  }) as Session;
+}
+
+/** A session for the runner loop: the object handed to the runner, which of its methods are ours, and its stored items. */
+export interface RunnerSession {
+  session: object;
+  timed: Timed;
+  items: () => Promise<readonly unknown[]>;
+}
+
+export async function runnerLoop(turns: number, make: () => RunnerSession): Promise<LoopRun> {
+  const { session, timed, items } = make();
+  const times = new StepTimes();
+  const agent = new Agent({
+    name: 'reviewer',
+    instructions: 'Review the repository.',
+    model: new ScriptedModel(),
+    tools: [
+      agentsTool({
+        name: 'read',
+        description: 'Read a file of the repository',
+        parameters: {
+          type: 'object',
+          properties: { i: { type: 'number' } },
+          required: ['i'],
+          additionalProperties: false,
+        },
+        strict: true,
+        execute: async (input) => read((input as { i: number }).i),
+      }),
+    ],
+  });
+  const runner = new Runner({ tracingDisabled: true });
+  const wrapped = timedSession(session, timed, times);
+  let seen: readonly unknown[] = [];
+  for (let turn = 0; turn < turns; turn++) {
+    times.next();
+    if (turn === turns - 1) seen = await items();
+    await runner.run(agent, `question ${turn}`, { session: wrapped });
+  }
+  return { times, seen };
+}

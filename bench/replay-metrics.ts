@@ -22,7 +22,11 @@ export interface PriceModel {
 
 /** OpenAI: cached input at 10%, writing to the cache free. */
 export const OPENAI_PRICES: PriceModel = { name: 'OpenAI', read: 0.1, write: 1 };
-/** Anthropic: cache reads at 10%, cache writes at 125% (every request writes what is not cached yet). */
+/**
+ * Anthropic: cache reads at 10%, cache writes at 125%. The replay bills it with the
+ * breakpoints the Anthropic provider places (./anthropic-breakpoint-meter.ts): a request
+ * reads only what they made cached and writes up to its newest breakpoint.
+ */
 export const ANTHROPIC_PRICES: PriceModel = { name: 'Anthropic', read: 0.1, write: 1.25 };
 /** The price models the replay bills under, in report order. */
 export const PRICE_MODELS: readonly PriceModel[] = [OPENAI_PRICES, ANTHROPIC_PRICES];

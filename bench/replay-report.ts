@@ -49,9 +49,15 @@ export function renderReplayMarkdown(report: ReplayReport): string {
       'edit a copy of the full history before every call, as their frameworks do; the AI SDK guide and opencode keep ' +
       'their edit. Baselines run alone, without our fit.',
     '',
-    `Billing: every request is billed with the prefix it shares with the previous request (message by message, the ` +
-      `tool definitions first) at the cache-read price and the rest at the write price, under two price models: ` +
-      `**${first}** (cached input at 10%, writes free) and **${second}** (reads at 10%, writes at 125%). ` +
+    `Billing: every request is billed under two price models. **${first}** (cached input at 10%, writes free): the ` +
+      'prefix it shares with the previous request (message by message, the tool definitions first) is read from the ' +
+      `cache, the rest is billed in full. **${second}** (reads at 10%, writes at 125%): only what the Anthropic ` +
+      "provider's cache_control breakpoints make cached is read. Each request is built by the provider's own code, " +
+      'breakpoints included (the tools, the system prompt, the newest message, the one before the newest answer); ' +
+      'it reads the longest prefix an earlier request cached at a breakpoint that ends at one of its own breakpoints ' +
+      'or up to 20 blocks before one, and writes up to its newest breakpoint (prefixes under 1,024 tokens are not ' +
+      'cached), as Anthropic documents its cache. After a compaction that rewrote an old message, that reads the ' +
+      "prefix up to the system prompt, not up to the change: the bill a real Anthropic run pays, not an ideal cache's. " +
       "*× uncompacted* is the total over the no-compaction run's; *median ×* is the median over the trajectories of " +
       "each trajectory's own ratio, and *over* counts the trajectories that bill more than with no compaction.",
     '',
@@ -114,7 +120,7 @@ function renderRoom(report: ReplayReport): string[] {
     const cheap = billOf(cheapest, bound.prices).billedTokens;
     const room = cheap - bound.skeletonBilled;
     lines.push(
-      `- **${bound.prices}**: sending every message once, with only the system prompt and the task kept, bills ` +
+      `- **${bound.prices}** (an ideal cache, every shared prefix read): sending every message once, with only the system prompt and the task kept, bills ` +
         `${int(bound.floorBilled)} (${ratio3(bound.floorBilled / base)}): no policy that keeps the task bills less. ` +
         `Keeping every message but the tool results, each result only while it is new, bills ${int(bound.skeletonBilled)} ` +
         `(${ratio3(bound.skeletonBilled / base)}). The cheapest peer, ${cheapest.configuration}, bills ${int(cheap)} ` +

@@ -6,7 +6,10 @@
  * as in a real run where the hook rewrites the transcript in place. Our configurations
  * run through the real compaction hook and the executor's last-resort fit
  * (./replay-policies.ts); the other frameworks' policies come from ./baselines.ts. Every
- * run is billed under two prompt-cache price models, per trajectory and in total.
+ * run is billed under two prompt-cache price models, per trajectory and in total: OpenAI's
+ * (every prefix shared with the previous request cached) and Anthropic's, where only what
+ * the Anthropic provider's cache_control breakpoints make cached is read at the cache price
+ * (./anthropic-breakpoint-meter.ts).
  *
  * Run it alone with `npx tsx bench/replay.ts`.
  */
@@ -14,9 +17,11 @@ import { pathToFileURL } from 'node:url';
 import type { ToolDefinition } from '../src/contracts/tool-definition.js';
 import type { Message } from '../src/messages/types.js';
 import { estimateTokens, messageTokens, tokenProfile } from '../src/models/estimate-tokens.js';
+import { AnthropicBreakpointMeter } from './anthropic-breakpoint-meter.js';
 import { BASH_TOOL, readCorpus, type Trajectory } from './corpus.js';
 import { type ReplayBounds, replayBounds } from './replay-bounds.js';
 import {
+  ANTHROPIC_PRICES,
   BillingMeter,
   lostShare,
   OPENAI_PRICES,
@@ -47,14 +52,23 @@ const countMessage = (message: Message): number => messageTokens(message, PROFIL
 /** Framing and the bash tool's definition: the part of every request that is not messages. */
 const FIXED_TOKENS = estimateTokens({ model: REPLAY_MODEL, messages: [], tools: [BASH_TOOL] });
 
-const fixedCache = new Map<string, { tokens: number; key: string }>();
+interface FixedPart {
+  tokens: number;
+  key: string;
+  definitions: readonly ToolDefinition[];
+}
+const fixedCache = new Map<string, FixedPart>();
 
 /** The fixed part of a request that sends `tools` (the recall tool besides bash), keyed by their names. */
-function fixedOf(tools: readonly ToolDefinition[]): { tokens: number; key: string } {
+function fixedOf(tools: readonly ToolDefinition[]): FixedPart {
   const key = tools.map((t) => t.name).join(',');
   let fixed = fixedCache.get(key);
   if (fixed === undefined) {
-    fixed = { tokens: estimateTokens({ model: REPLAY_MODEL, messages: [], tools: [...tools] }), key };
+    fixed = {
+      tokens: estimateTokens({ model: REPLAY_MODEL, messages: [], tools: [...tools] }),
+      key,
+      definitions: tools,
+    };
     fixedCache.set(key, fixed);
   }
   return fixed;
@@ -222,7 +236,12 @@ async function replayOne(
   window: number,
   totals: Totals,
 ): Promise<number[]> {
-  const meters = PRICE_MODELS.map((prices: PriceModel) => new BillingMeter(countMessage, FIXED_TOKENS, prices));
+  const meters = PRICE_MODELS.map((prices: PriceModel) =>
+    // Anthropic caches only what the provider's breakpoints mark; OpenAI caches every shared prefix.
+    prices === ANTHROPIC_PRICES
+      ? new AnthropicBreakpointMeter(countMessage, prices)
+      : new BillingMeter(countMessage, FIXED_TOKENS, prices),
+  );
   const cached: number[] = [];
   const isOriginal = (m: Message) => originals.has(m);
   let lastCompaction = -1;

@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderAccuracyMarkdown, runAccuracy } from './accuracy.js';
 import { renderAdversarialMarkdown, runAdversarial } from './adversarial.js';
+import { renderAnthropicBillMarkdown, runAnthropicBill } from './anthropic-bill.js';
 import { renderCheckpointsMarkdown, runCheckpoints } from './checkpoints.js';
 import { corpusDir } from './corpus.js';
 import { renderFrameworksMarkdown, runFrameworks } from './frameworks.js';
@@ -57,6 +58,7 @@ const SECTIONS: Record<string, () => Promise<string>> = {
   accuracy: async () => renderAccuracyMarkdown(runAccuracy()),
   workers: async () => renderWorkersMarkdown(await runWorkers((line) => console.log(line))),
   'session-load': async () => renderSessionLoadMarkdown(await runSessionLoad((line) => console.log(line))),
+  'anthropic-bill': async () => renderAnthropicBillMarkdown(await runAnthropicBill()),
 };
 
 /** Runs one section and puts its text in place of the section with the same heading in bench/RESULTS.md. */
@@ -102,6 +104,8 @@ async function main(): Promise<void> {
   sections.push(await (SECTIONS['session-load'] as () => Promise<string>)());
   step('workers on a queue');
   sections.push(await (SECTIONS.workers as () => Promise<string>)());
+  step('the bill of an Anthropic run');
+  sections.push(await (SECTIONS['anthropic-bill'] as () => Promise<string>)());
   step('inside other frameworks');
   sections.push(await (SECTIONS.frameworks as () => Promise<string>)());
   if (corpusDir() === undefined) {

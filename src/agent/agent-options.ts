@@ -41,8 +41,9 @@ export function checkPriceKnown(model: string): void {
 
 /** Checks the options of one send() or stream(). */
 export function checkRunOptions(run: unknown): asserts run is RunOptions {
-  checkOptions<RunOptions>(run, 'agent.send() / agent.stream()', ['abortSignal', 'onEvent', 'approvals']);
-  const { abortSignal, onEvent } = (run ?? {}) as RunOptions;
+  checkOptions<RunOptions>(run, 'agent.send() / agent.stream()', ['abortSignal', 'onEvent', 'approvals', 'reasoning']);
+  const { abortSignal, onEvent, reasoning } = (run ?? {}) as RunOptions;
+  checkReasoningOptions(reasoning, 'agent.send()');
   if (abortSignal !== undefined && !(abortSignal instanceof AbortSignal))
     throw configError('agent.send(): abortSignal must be an AbortSignal, e.g. new AbortController().signal.', {
       option: 'abortSignal',

@@ -99,6 +99,8 @@ export interface RunOptions {
    * them with the run's transcript to continue it, `agent.send(result.messages, { approvals: { [id]: true } })`.
    */
   approvals?: Readonly<Record<string, ToolApproval>>;
+  /** Reasoning of this run's model calls, in place of createAgent({ reasoning }) (e.g. `{ effort: 'high' }` for a hard task). */
+  reasoning?: ReasoningOptions;
 }
 
 /** An agent: send() runs it to the end, stream() reports each event as it happens. `Output`: the type of result.output. */

@@ -58,7 +58,7 @@ export function createAgent<const S extends OutputSchema | undefined = undefined
 
   const params = (
     input: AgentInput,
-    run: RunOptions & Pick<ExecuteParams, 'onCheckpoint'> = {},
+    run: RunOptions & Pick<ExecuteParams, 'onCheckpoint' | 'cacheKey'> = {},
     runHooks: HookRegistry = hooks,
     extraTools: Tool<unknown, unknown>[] = [],
   ): ExecuteParams => {
@@ -73,7 +73,7 @@ export function createAgent<const S extends OutputSchema | undefined = undefined
       selectTools = (runState, all) => toolSearch.select(runState, all, state);
     }
     return {
-      agent,
+      agent: run.reasoning === undefined ? agent : { ...agent, reasoning: run.reasoning },
       input,
       provider: getProvider(),
       toolRegistry: registry,
@@ -82,6 +82,7 @@ export function createAgent<const S extends OutputSchema | undefined = undefined
       ...(run.abortSignal === undefined ? {} : { abortSignal: run.abortSignal }),
       ...(run.approvals === undefined ? {} : { approvals: run.approvals }),
       ...(run.onCheckpoint === undefined ? {} : { onCheckpoint: run.onCheckpoint }),
+      ...(run.cacheKey === undefined ? {} : { cacheKey: run.cacheKey }),
       ...(selectTools === undefined ? {} : { selectTools }),
     };
   };
@@ -144,14 +145,18 @@ export function createAgent<const S extends OutputSchema | undefined = undefined
         sessionSets.delete(ownMcp);
         await ownMcp.close();
       };
+      const sessionId = sessionOptions.id ?? randomUUID();
       return new AgentSession(
         {
-          id: sessionOptions.id ?? randomUUID(),
+          id: sessionId,
           store: sessionOptions.store ?? new MemorySessionStore(),
           ...(sessionOptions.leaseMs === undefined ? {} : { leaseMs: sessionOptions.leaseMs }),
           runner: {
-            run: async (messages, turn, emit) =>
-              executeRun(params(messages, turn, sessionHooks, [...sessionTools, ...(await ownMcpTools())]), emit),
+            run: async (messages, turn, emit) => {
+              // Every turn of the session routes the provider's prompt cache by the session's id.
+              const run = { ...turn, cacheKey: sessionId };
+              return executeRun(params(messages, run, sessionHooks, [...sessionTools, ...(await ownMcpTools())]), emit);
+            },
             provider: getProvider,
             compaction: sessionOptions.compaction === undefined ? agentCompaction : own,
             instructions: options.instructions,

@@ -91,6 +91,7 @@ export const HOOK_KEYS: (keyof CompactionHookOptions)[] = [
   'lowWaterMark',
   'fold',
   'minimumGain',
+  'pruneReasoning',
   'overflowRecovery',
 ];
 
@@ -143,6 +144,8 @@ export function resolveHookOptions(options: CompactionHookOptions) {
   checkShare(options.minimumGain, 'minimumGain', where);
   if (options.fold !== undefined && typeof options.fold !== 'boolean')
     throw configError(`${where}: fold must be true or false.`, { option: 'fold' });
+  if (options.pruneReasoning !== undefined && typeof options.pruneReasoning !== 'boolean')
+    throw configError(`${where}: pruneReasoning must be true or false.`, { option: 'pruneReasoning' });
   if (options.overflowRecovery !== undefined && typeof options.overflowRecovery !== 'boolean')
     throw configError(`${where}: overflowRecovery must be true or false.`, { option: 'overflowRecovery' });
   const chosen = checkStrategy(options.strategy, where) ?? pruneToolResultsStrategy(lean);
@@ -151,6 +154,7 @@ export function resolveHookOptions(options: CompactionHookOptions) {
     ...(options.lowWaterMark === undefined ? {} : { lowWaterMark: options.lowWaterMark }),
     ...(options.fold === undefined ? {} : { fold: options.fold }),
     ...(options.minimumGain === undefined ? {} : { minimumGain: options.minimumGain }),
+    ...(options.pruneReasoning === undefined ? {} : { pruneReasoning: options.pruneReasoning }),
   };
   const onCompaction = options.onCompaction;
   if (onCompaction !== undefined && typeof onCompaction !== 'function')

@@ -1,5 +1,6 @@
 import type { Message } from '../messages/types.js';
 import { pruneThenFold } from './next-step.js';
+import { pruneReasoningLayer } from './prune-reasoning.js';
 import type { CompactionInput, CompactionResult, CompactionStrategy } from './types.js';
 
 /**
@@ -30,6 +31,14 @@ export interface CompactionLayers {
    * little.
    */
   minimumGain?: number;
+  /**
+   * When a compaction runs, also prune the reasoning of the turns before the newest (outside
+   * the protected tail): signed or encrypted reasoning (Anthropic thinking, OpenAI reasoning
+   * items) is dropped, plain reasoning text (DeepSeek, OpenRouter) becomes a short marker; the
+   * newest turn's reasoning, which a provider needs to continue a tool-using turn, stays.
+   * Pick it with reasoning models whose old reasoning is sent back and billed as input.
+   */
+  pruneReasoning?: boolean;
 }
 
 /** The low-water mark a fold goes down to when `lowWaterMark` is not set: half the threshold. */
@@ -110,12 +119,12 @@ export function minimumGainLayer(strategy: CompactionStrategy, minimumGain: numb
 }
 
 /**
- * The strategy with the layers that are on, in one fixed order: the low-water mark (ask for
- * less), the fold (go further), the minimum gain (refuse too little). With no layer on, the
- * strategy itself.
+ * The strategy with the layers that are on, in one fixed order: the reasoning prune (part of
+ * what the strategy frees), the low-water mark (ask for less), the fold (go further), the
+ * minimum gain (refuse too little). With no layer on, the strategy itself.
  */
 export function withLayers(strategy: CompactionStrategy, layers: CompactionLayers): CompactionStrategy {
-  let layered = strategy;
+  let layered = layers.pruneReasoning === true ? pruneReasoningLayer(strategy) : strategy;
   if (layers.lowWaterMark !== undefined) layered = lowWaterMarkLayer(layered, layers.lowWaterMark);
   if (layers.fold === true) layered = foldLayer(layered, layers.lowWaterMark);
   if (layers.minimumGain !== undefined) layered = minimumGainLayer(layered, layers.minimumGain);

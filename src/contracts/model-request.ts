@@ -8,8 +8,12 @@ import type { ToolDefinition } from './tool-definition.js';
  * (extended thinking); a provider that takes neither ignores both.
  */
 export interface ReasoningOptions {
-  /** OpenAI's reasoning effort (`reasoning.effort`, `reasoning_effort`). */
-  effort?: 'minimal' | 'low' | 'medium' | 'high';
+  /**
+   * OpenAI's reasoning effort (`reasoning.effort` in Responses, `reasoning_effort` in Chat
+   * Completions, `reasoning.effort` through OpenRouter). Which values a model takes is the
+   * vendor's rule ('none' from gpt-5.1 on, 'xhigh' on the newest; the o-series take low to high).
+   */
+  effort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
   /** Anthropic's extended thinking budget in tokens (`thinking.budget_tokens`, at least 1024). */
   budgetTokens?: number;
 }

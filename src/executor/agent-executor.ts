@@ -72,6 +72,11 @@ export interface ExecuteParams {
   /** Awaited at each point where the run's state can be saved (a session checkpoints there). */
   onCheckpoint?: (point: RunCheckpoint) => Promise<void>;
   /**
+   * The key every model call of the run sends where the provider routes its prompt cache by
+   * one (request.cacheKey): a session's id, so all its turns share it; the run's id when absent.
+   */
+  cacheKey?: string;
+  /**
    * Picks the tool definitions sent at each step (tool search); all of the registry's by default.
    * @internal
    */
@@ -194,7 +199,7 @@ export async function executeRun(
         ...(params.agent.maxOutputTokens === undefined ? {} : { maxOutputTokens: params.agent.maxOutputTokens }),
         ...(params.agent.temperature === undefined ? {} : { temperature: params.agent.temperature }),
         ...(params.agent.reasoning === undefined ? {} : { reasoning: params.agent.reasoning }),
-        cacheKey: runId,
+        cacheKey: params.cacheKey ?? runId,
         ...(params.abortSignal === undefined ? {} : { abortSignal: params.abortSignal }),
       };
       for (const hook of hooks.list()) {

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../agent/create-agent.js';
-import { chatRequestBody } from '../providers/openai-messages.js';
+import { chatRequestBody } from '../providers/openai-request.js';
 import { rejection } from '../test-support/errors.js';
 import { mockModel } from '../testing/mock-model.js';
 import { jsonSchema, type StandardSchemaV1, tool } from './tool.js';
@@ -94,18 +94,16 @@ describe('createAgent({ outputSchema })', () => {
     const body = chatRequestBody(
       { model: 'm', messages: [{ role: 'user', content: 'q' }], outputSchema: closed },
       'm',
-      'max_tokens',
+      { maxTokensField: 'max_tokens' },
     );
     expect(body.response_format).toEqual({
       type: 'json_schema',
       json_schema: { name: 'output', schema: closed, strict: true },
     });
     const open = { type: 'object', properties: { a: { type: 'string' } } };
-    const loose = chatRequestBody(
-      { model: 'm', messages: [{ role: 'user', content: 'q' }], outputSchema: open },
-      'm',
-      'max_tokens',
-    );
+    const loose = chatRequestBody({ model: 'm', messages: [{ role: 'user', content: 'q' }], outputSchema: open }, 'm', {
+      maxTokensField: 'max_tokens',
+    });
     expect(loose.response_format?.json_schema.strict).toBe(false);
   });
 });

@@ -32,16 +32,18 @@ export const GPT5_REQUEST_OVERHEAD_TOKENS = 67;
  * 1.25x the input price, as Anthropic's pricing page lists them for every model.
  */
 export const ANTHROPIC_CACHE_WRITE_FACTOR = 1.25;
+/** Anthropic's cache reads: 0.1x the input price. */
+export const ANTHROPIC_CACHE_READ_FACTOR = 0.1;
+const round = (n: number) => Math.round(n * 1e6) / 1e6;
+/** An Anthropic cache price per million tokens from the model's input price. */
+export const anthropicCachePrice = (inputPerMillion: number, kind: 'read' | 'write'): number =>
+  round(inputPerMillion * (kind === 'read' ? ANTHROPIC_CACHE_READ_FACTOR : ANTHROPIC_CACHE_WRITE_FACTOR));
 const anthropic = (list: Row[]): ModelInfo[] =>
   rows('anthropic', undefined, list).map((info) =>
     info.inputPricePerMillion === undefined
       ? info
-      : {
-          ...info,
-          cacheWriteInputPricePerMillion: round(info.inputPricePerMillion * ANTHROPIC_CACHE_WRITE_FACTOR),
-        },
+      : { ...info, cacheWriteInputPricePerMillion: anthropicCachePrice(info.inputPricePerMillion, 'write') },
   );
-const round = (n: number) => Math.round(n * 1e6) / 1e6;
 
 /** The GPT-5 reasoning models, which share that request overhead. */
 const gpt5 = (list: ModelInfo[]): ModelInfo[] =>
@@ -133,6 +135,12 @@ export const BUILT_IN_MODELS: readonly ModelInfo[] = [
     ['qwen-turbo', 1_000_000, 8_192, 0.05, 0.2],
     ['qwen2.5-72b-instruct', 131_072, 8_192, 0.12, 0.39],
     ['qwen2.5-coder-32b-instruct', 131_072, 8_192, 0.06, 0.15],
+  ]),
+  // xAI: cached input at 25%; reasoning billed as output. Both prices are the ones xAI's own
+  // cost_in_usd_ticks and OpenRouter's cost match in the recorded replies (model-prices.test.ts).
+  ...rows('xai', undefined, [
+    ['grok-4', 256_000, 256_000, 3, 15, 0.75],
+    ['grok-3-mini', 131_072, 131_072, 0.3, 0.5, 0.075],
   ]),
   ...rows('deepseek', undefined, [
     ['deepseek-chat', 131_072, 8_192, 0.28, 0.42, 0.028],

@@ -1,6 +1,6 @@
 import { configError } from '../errors/lousho-error.js';
 import type { ModelInfo } from './model-info.js';
-import { BUILT_IN_MODELS, MODEL_ALIASES } from './model-table.js';
+import { anthropicCachePrice, BUILT_IN_MODELS, MODEL_ALIASES } from './model-table.js';
 
 /** Provider prefixes that may stand before a model id ('openai/gpt-4o', 'openrouter/openai/gpt-4o'). */
 const PROVIDER_PREFIXES = new Set([
@@ -114,7 +114,9 @@ function positive(value: unknown, name: string, integer: boolean): void {
 
 /**
  * Adds a model to the registry, or overrides a built-in entry, for every feature that
- * reads the context window (compaction, tool search) and for cost accounting.
+ * reads the context window (compaction, tool search) and for cost accounting. An Anthropic
+ * model given only its input price is priced at Anthropic's cache rates (reads 0.1x, writes
+ * 1.25x).
  *
  * @example
  * registerModel({ id: 'qwen3:8b', provider: 'ollama', contextWindow: 8_192 });
@@ -135,6 +137,7 @@ export function registerModel(info: ModelInfo): ModelInfo {
     'inputPricePerMillion',
     'outputPricePerMillion',
     'cachedInputPricePerMillion',
+    'cacheWriteInputPricePerMillion',
     'requestOverheadTokens',
   ] as const) {
     const v = info[key];
@@ -147,11 +150,26 @@ export function registerModel(info: ModelInfo): ModelInfo {
   }
   const split = splitModelId(info.id);
   const id = split.provider === info.provider ? split.id : info.id;
-  const entry: ModelInfo = { ...info, id };
+  const entry: ModelInfo = { ...withVendorCachePrices(info), id };
   registeredInfos.add(entry);
   registered.set(id.toLowerCase(), entry);
   registered.set(`${info.provider.toLowerCase()}/${id.toLowerCase()}`, entry);
   return entry;
+}
+
+/**
+ * An Anthropic model registered with its input price but not its cache prices gets
+ * Anthropic's: reads at 0.1x and (5-minute) writes at 1.25x the input price, as every model
+ * in the built-in table has them; other vendors' cache prices are not guessed.
+ */
+function withVendorCachePrices(info: ModelInfo): ModelInfo {
+  const input = info.inputPricePerMillion;
+  if (info.provider.toLowerCase() !== 'anthropic' || input === undefined) return info;
+  return {
+    ...info,
+    cachedInputPricePerMillion: info.cachedInputPricePerMillion ?? anthropicCachePrice(input, 'read'),
+    cacheWriteInputPricePerMillion: info.cacheWriteInputPricePerMillion ?? anthropicCachePrice(input, 'write'),
+  };
 }
 
 /** Removes every model added with {@link registerModel} (for tests). */

@@ -34,7 +34,7 @@ export type AISDKFinishReason =
     };
 
 /**
- * Token usage: numbers in v2 (`inputTokens`, `outputTokens`, `cachedInputTokens`);
+ * Token usage: numbers in v2 (`inputTokens`, `outputTokens`, `cachedInputTokens`, `reasoningTokens`);
  * objects from v3 on (`inputTokens: { total, noCache, cacheRead, cacheWrite }`,
  * `outputTokens: { total, text, reasoning }`).
  */
@@ -67,6 +67,8 @@ export interface AISDKUsage {
     | undefined;
   /** v2: prompt tokens read from the vendor's prompt cache. */
   readonly cachedInputTokens?: number | undefined;
+  /** v2: reply tokens spent on reasoning (a part of outputTokens). */
+  readonly reasoningTokens?: number | undefined;
 }
 
 /**

@@ -58,6 +58,11 @@ export async function* aiSDKStream(
           if (typeof delta === 'string' && delta !== '') yield { type: 'text-delta', text: delta };
           break;
         }
+        case 'reasoning-delta': {
+          const delta = aiSDKPartField(part, 'delta');
+          if (typeof delta === 'string' && delta !== '') yield { type: 'reasoning-delta', text: delta };
+          break;
+        }
         case 'tool-call': {
           const toolCall = aiSDKToolCall(part);
           if (toolCall !== undefined) yield { type: 'tool-call', toolCall };

@@ -5,28 +5,46 @@ function count(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-/** AI SDK usage of either shape (v2 numbers, v3+ objects) as ours; what the model did not report stays undefined. */
+const optional = <K extends string>(key: K, value: number | undefined) =>
+  (value === undefined ? {} : { [key]: value }) as Partial<Record<K, number>>;
+
+/**
+ * AI SDK usage of either shape as ours: v3+ objects (`inputTokens: { total, noCache,
+ * cacheRead, cacheWrite }`, `outputTokens: { total, text, reasoning }`) or v2 numbers (with
+ * `cachedInputTokens`, `reasoningTokens`); what the model did not report stays undefined.
+ */
 export function aiSDKUsage(usage: AISDKUsage | undefined): Usage {
   const input = usage?.inputTokens;
   const output = usage?.outputTokens;
   let inputTokens: number | undefined;
   let cachedInputTokens: number | undefined;
+  let cacheWriteInputTokens: number | undefined;
   if (typeof input === 'object' && input !== null) {
     const noCache = count(input.noCache);
     cachedInputTokens = count(input.cacheRead);
+    cacheWriteInputTokens = count(input.cacheWrite);
     inputTokens =
       count(input.total) ??
-      (noCache === undefined ? undefined : noCache + (cachedInputTokens ?? 0) + (count(input.cacheWrite) ?? 0));
+      (noCache === undefined ? undefined : noCache + (cachedInputTokens ?? 0) + (cacheWriteInputTokens ?? 0));
   } else {
     inputTokens = count(input);
     cachedInputTokens = count(usage?.cachedInputTokens);
   }
   let outputTokens: number | undefined;
+  let reasoningTokens: number | undefined;
   if (typeof output === 'object' && output !== null) {
     const text = count(output.text);
-    outputTokens = count(output.total) ?? (text === undefined ? undefined : text + (count(output.reasoning) ?? 0));
+    reasoningTokens = count(output.reasoning);
+    outputTokens = count(output.total) ?? (text === undefined ? undefined : text + (reasoningTokens ?? 0));
   } else {
     outputTokens = count(output);
+    reasoningTokens = count(usage?.reasoningTokens);
   }
-  return { inputTokens, outputTokens, cachedInputTokens };
+  return {
+    inputTokens,
+    outputTokens,
+    cachedInputTokens,
+    ...optional('cacheWriteInputTokens', cacheWriteInputTokens),
+    ...optional('reasoningTokens', reasoningTokens),
+  };
 }

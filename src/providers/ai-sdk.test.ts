@@ -361,7 +361,13 @@ describe('fromAISDK(model).generate()', () => {
     );
     expect(response.text).toBe('{"a":1}');
     expect(response.finishReason).toBe('other');
-    expect(response.usage).toEqual({ inputTokens: 10, outputTokens: 10, cachedInputTokens: 3 });
+    expect(response.usage).toEqual({
+      inputTokens: 10,
+      outputTokens: 10,
+      cachedInputTokens: 3,
+      cacheWriteInputTokens: 2,
+      reasoningTokens: 6,
+    });
     expect(calls[0]?.prompt[0]).toEqual({
       role: 'user',
       content: [{ type: 'file', data: { type: 'data', data: PNG }, mediaType: 'image/png' }],
@@ -392,12 +398,41 @@ describe('usage and finish reasons', () => {
 
   it('maps v3 usage: totals, cache reads, and nothing invented', () => {
     expect(aiSDKUsage(usageV3(50, 9, 20))).toEqual({ inputTokens: 50, outputTokens: 9, cachedInputTokens: 20 });
+    // The reasoning count is reported; the totals it is a part of are not, and stay unknown.
     expect(
       aiSDKUsage({
         inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
         outputTokens: { total: undefined, text: undefined, reasoning: 5 },
       }),
-    ).toEqual({ inputTokens: undefined, outputTokens: undefined, cachedInputTokens: undefined });
+    ).toEqual({ inputTokens: undefined, outputTokens: undefined, cachedInputTokens: undefined, reasoningTokens: 5 });
+  });
+
+  it('keeps cache writes and reasoning apart from the totals they are part of (v3 and v2)', () => {
+    expect(
+      aiSDKUsage({
+        inputTokens: { total: 1_000, noCache: 100, cacheRead: 600, cacheWrite: 300 },
+        outputTokens: { total: 90, text: 30, reasoning: 60 },
+      }),
+    ).toEqual({
+      inputTokens: 1_000,
+      outputTokens: 90,
+      cachedInputTokens: 600,
+      cacheWriteInputTokens: 300,
+      reasoningTokens: 60,
+    });
+    // Without totals, the parts add up to them.
+    expect(
+      aiSDKUsage({
+        inputTokens: { noCache: 100, cacheRead: 600, cacheWrite: 300 },
+        outputTokens: { text: 30, reasoning: 60 },
+      }),
+    ).toMatchObject({ inputTokens: 1_000, outputTokens: 90, cacheWriteInputTokens: 300, reasoningTokens: 60 });
+    expect(aiSDKUsage({ inputTokens: 1_000, outputTokens: 90, cachedInputTokens: 600, reasoningTokens: 60 })).toEqual({
+      inputTokens: 1_000,
+      outputTokens: 90,
+      cachedInputTokens: 600,
+      reasoningTokens: 60,
+    });
   });
 
   it.each([

@@ -100,6 +100,8 @@ export interface AnthropicUsage {
   output_tokens?: number | null;
   cache_read_input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
+  /** The share of output_tokens spent thinking, where the API reports it. */
+  output_tokens_details?: { thinking_tokens?: number | null } | null;
   /** Each model call of the request (a compaction's among them), when the API reports them apart. */
   iterations?: (AnthropicUsage & { type?: string })[] | null;
 }

@@ -1,27 +1,8 @@
-import { configError } from '../errors/lousho-error.js';
 import type { AnthropicCacheControl, AnthropicMessage, AnthropicRequestBody } from './anthropic-api-types.js';
+import { cacheControlOf, type PromptCacheOption } from './prompt-cache-option.js';
 
 /** Prompt caching of the Anthropic provider: on by default; `false` turns it off. */
-export type AnthropicPromptCache = false | { ttl?: '5m' | '1h' };
-
-/** Checks createAnthropic()'s promptCache option; throws LOUSHO_CONFIG_INVALID naming it. */
-export function checkPromptCache(value: unknown): void {
-  if (value === undefined || value === false) return;
-  const ttl = (value as { ttl?: unknown } | null)?.ttl;
-  const keys = typeof value === 'object' && value !== null ? Object.keys(value) : [];
-  if (
-    typeof value !== 'object' ||
-    value === null ||
-    keys.some((k) => k !== 'ttl') ||
-    (ttl !== undefined && ttl !== '5m' && ttl !== '1h')
-  )
-    throw configError(
-      `createAnthropic(): promptCache must be false or { ttl?: '5m' | '1h' }, got ${JSON.stringify(value)}.`,
-      {
-        option: 'promptCache',
-      },
-    );
-}
+export type AnthropicPromptCache = PromptCacheOption;
 
 /** Blocks that cannot carry a breakpoint (the API refuses cache_control on them). */
 const UNMARKABLE = new Set(['thinking', 'redacted_thinking']);
@@ -51,8 +32,7 @@ export function withCacheBreakpoints(
   body: AnthropicRequestBody,
   cache: Exclude<AnthropicPromptCache, false>,
 ): AnthropicRequestBody {
-  const mark: AnthropicCacheControl =
-    cache.ttl === undefined ? { type: 'ephemeral' } : { type: 'ephemeral', ttl: cache.ttl };
+  const mark: AnthropicCacheControl = cacheControlOf(cache);
   const out: AnthropicRequestBody = {
     ...body,
     messages: body.messages.map((m) => ({ ...m, content: [...m.content] }) as AnthropicMessage),

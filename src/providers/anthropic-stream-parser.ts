@@ -109,6 +109,8 @@ export class AnthropicStreamParser {
       const value = usage[key];
       if (typeof value === 'number') next[key] = value;
     }
+    if (typeof usage.output_tokens_details?.thinking_tokens === 'number')
+      next.output_tokens_details = { thinking_tokens: usage.output_tokens_details.thinking_tokens };
     this.usage = next;
   }
 }

@@ -12,13 +12,14 @@ import type {
   AnthropicRequestBody,
   AnthropicStreamEvent,
 } from './anthropic-api-types.js';
-import { type AnthropicPromptCache, checkPromptCache } from './anthropic-cache-control.js';
+import type { AnthropicPromptCache } from './anthropic-cache-control.js';
 import { compactionBetaHeaders, fromAnthropicCompaction, toAnthropicCompactRequest } from './anthropic-compact.js';
 import { anthropicError } from './anthropic-error.js';
 import { PROVIDER } from './anthropic-messages.js';
 import { fromAnthropicReply } from './anthropic-reply.js';
 import { type AnthropicRequestSettings, toAnthropicRequest } from './anthropic-request.js';
 import { AnthropicStreamParser } from './anthropic-stream-parser.js';
+import { checkPromptCache } from './prompt-cache-option.js';
 import { ReplyAssembler } from './reply-assembler.js';
 import { checkTimeoutOptions, TIMEOUT_OPTION_KEYS, type TimeoutOptions, withTimeouts } from './request-timeout.js';
 import { checkRetryOptions, type RetryOptions, streamWithRetries, withRetries } from './retry.js';
@@ -103,7 +104,7 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
     'contextManagement',
   ]);
   checkTimeoutOptions(options, 'createAnthropic()');
-  checkPromptCache(options.promptCache);
+  checkPromptCache(options.promptCache, 'createAnthropic()');
   checkNumber(options.maxOutputTokens, 'maxOutputTokens', 'createAnthropic()', { min: 1, integer: true });
   checkRetryOptions(options.retry);
   let loaded: { sdk: AnthropicSdk; client: AnthropicClient } | undefined;

@@ -7,24 +7,39 @@ import { createOpenAIResponses } from './openai-responses.js';
 type Factory = (modelId: string) => LLMProvider;
 type Overrides = Omit<OpenAICompatibleOptions, 'name'>;
 
-/** OpenAI: OPENAI_API_KEY, and OPENAI_BASE_URL to point it elsewhere. */
+/**
+ * OpenAI: OPENAI_API_KEY, and OPENAI_BASE_URL to point it elsewhere. Sends the run's (or
+ * session's) cache key as `prompt_cache_key` and reasoning effort as `reasoning_effort`.
+ */
 export function createOpenAI(options: Overrides = {}): Factory {
   return createOpenAICompatible({
     name: 'openai',
     apiKeyEnv: 'OPENAI_API_KEY',
     maxTokensField: 'max_completion_tokens',
+    cacheKeyField: 'prompt_cache_key',
     ...(process.env.OPENAI_BASE_URL ? { baseURL: process.env.OPENAI_BASE_URL } : {}),
     ...options,
   });
 }
 
-/** OpenRouter ('openrouter/<vendor>/<model>'): OPENROUTER_API_KEY, and OPENROUTER_BASE_URL. */
+/** True for the OpenRouter models that take Anthropic's cache_control breakpoints: anthropic/*. */
+export const isOpenRouterAnthropic = (modelId: string): boolean => modelId.toLowerCase().startsWith('anthropic/');
+
+/**
+ * OpenRouter ('openrouter/<vendor>/<model>'): OPENROUTER_API_KEY, and OPENROUTER_BASE_URL.
+ * `anthropic/*` models get prompt-cache breakpoints on content parts; the cache key goes as
+ * `session_id` (OpenRouter's sticky routing); reasoning options as its `reasoning` object.
+ */
 export function createOpenRouter(options: Overrides = {}): Factory {
   return createOpenAICompatible({
     name: 'openrouter',
     apiKeyEnv: 'OPENROUTER_API_KEY',
     baseURL: process.env.OPENROUTER_BASE_URL || 'https://openrouter.ai/api/v1',
     headers: { 'X-Title': '@lousho/build-ai-agent' },
+    reasoningParameter: 'reasoning',
+    reasoningField: 'reasoning',
+    cacheKeyField: 'session_id',
+    cacheControl: isOpenRouterAnthropic,
     ...options,
   });
 }

@@ -5,9 +5,10 @@ import { checkOptions } from '../errors/check-options.js';
 import { abortedError, LoushoError } from '../errors/lousho-error.js';
 import { openAIClientLoader } from './openai-client.js';
 import { type OpenAICallContext, openAIError } from './openai-error.js';
-import { chatRequestBody } from './openai-messages.js';
 import { fromOpenAICompletion, type OpenAIChatCompletion } from './openai-reply.js';
+import { type ChatRequestSettings, chatRequestBody } from './openai-request.js';
 import { type OpenAIChatChunk, OpenAIStreamParser } from './openai-stream-parser.js';
+import { cacheControlOf, checkPromptCache, type PromptCacheOption } from './prompt-cache-option.js';
 import { checkTimeoutOptions, TIMEOUT_OPTION_KEYS, type TimeoutOptions, withTimeouts } from './request-timeout.js';
 import { checkRetryOptions, type RetryOptions, streamWithRetries, withRetries } from './retry.js';
 
@@ -33,6 +34,31 @@ export interface OpenAICompatibleOptions extends TimeoutOptions {
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
   /** Ask for usage in streamed replies (stream_options.include_usage). Default true. */
   streamUsage?: boolean;
+  /**
+   * How a request's reasoning options are sent: 'reasoning_effort' (OpenAI, xAI, DeepSeek,
+   * Groq: the effort only) or 'reasoning' (OpenRouter: `{ effort }`, or `{ max_tokens }` from
+   * budgetTokens). Default 'reasoning_effort'.
+   */
+  reasoningParameter?: 'reasoning_effort' | 'reasoning';
+  /**
+   * The assistant message field that carries reasoning this provider received back to it, on
+   * turns that called tools (DeepSeek's thinking mode refuses such a turn without its
+   * `reasoning_content`); `false` never sends it. Default 'reasoning_content'.
+   */
+  reasoningField?: 'reasoning_content' | 'reasoning' | false;
+  /**
+   * Where the run's or session's stable cache key goes (hashed): 'prompt_cache_key' (OpenAI
+   * routes its prompt cache by it), 'session_id' (OpenRouter's sticky routing). Not sent when
+   * absent: other servers may refuse a field they do not know.
+   */
+  cacheKeyField?: 'prompt_cache_key' | 'session_id';
+  /**
+   * The models that take Anthropic-style `cache_control` breakpoints on content parts
+   * (OpenRouter's anthropic/*); none when absent.
+   */
+  cacheControl?: (modelId: string) => boolean;
+  /** Prompt caching: on by default (the key and the breakpoints above); `{ ttl: '1h' }` for the breakpoints' TTL; `false` sends neither. */
+  promptCache?: PromptCacheOption;
 }
 
 interface ChatClient {
@@ -58,8 +84,14 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
     'contextWindow',
     'maxTokensField',
     'streamUsage',
+    'reasoningParameter',
+    'reasoningField',
+    'cacheKeyField',
+    'cacheControl',
+    'promptCache',
     ...TIMEOUT_OPTION_KEYS,
   ]);
+  checkPromptCache(options.promptCache, `${options?.name ?? 'createOpenAICompatible'}()`);
   checkRetryOptions(options.retry);
   checkTimeoutOptions(options, `${options?.name ?? 'createOpenAICompatible'}()`);
   const name = options.name ?? 'openai-compatible';
@@ -79,7 +111,18 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
       apiKeyEnv: options.apiKeyEnv,
       signal,
     });
-    const body = (request: ModelRequest) => chatRequestBody(request, modelId, options.maxTokensField ?? 'max_tokens');
+    const cache = options.promptCache ?? {};
+    const reasoningField = options.reasoningField ?? 'reasoning_content';
+    const settings: ChatRequestSettings = {
+      maxTokensField: options.maxTokensField ?? 'max_tokens',
+      reasoningParameter: options.reasoningParameter ?? 'reasoning_effort',
+      ...(cache === false || options.cacheKeyField === undefined ? {} : { cacheKeyField: options.cacheKeyField }),
+      ...(cache === false || options.cacheControl?.(modelId) !== true
+        ? {}
+        : { cacheBreakpoints: cacheControlOf(cache) }),
+      ...(reasoningField === false ? {} : { reasoningReturn: { provider: name, field: reasoningField } }),
+    };
+    const body = (request: ModelRequest) => chatRequestBody(request, modelId, settings);
     const requestOptions = (request: ModelRequest) =>
       request.abortSignal === undefined ? {} : { signal: request.abortSignal };
 
@@ -94,7 +137,7 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
       } catch (error) {
         throw openAIError(error, context(request.abortSignal));
       }
-      return fromOpenAICompletion(completion, `${name}/${modelId}`);
+      return fromOpenAICompletion(completion, `${name}/${modelId}`, name);
     }
 
     async function* streamOnce(request: ModelRequest): AsyncIterable<ModelStreamPart> {
@@ -104,7 +147,7 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
         stream: true,
         ...(options.streamUsage === false ? {} : { stream_options: { include_usage: true } }),
       };
-      const parser = new OpenAIStreamParser();
+      const parser = new OpenAIStreamParser(name);
       try {
         const stream = (await chat.chat.completions.create(
           streamBody,

@@ -1,20 +1,41 @@
-import type { ModelRequest } from '../contracts/model-request.js';
 import { contentText } from '../messages/content.js';
 import { imageUrl } from '../messages/image-source.js';
 import type { ContentPart, Message } from '../messages/types.js';
 import { argumentsText } from '../models/estimate-tokens.js';
-import { isStrictSchema } from './strict-schema.js';
 
 /** A chat-completions message, as sent (only what this library writes). */
 export type ChatMessage =
-  | { role: 'system'; content: string }
+  | { role: 'system'; content: string | ChatTextPart[] }
   | { role: 'user'; content: string | ChatPart[] }
-  | { role: 'assistant'; content: string | null; tool_calls?: ChatToolCall[] }
-  | { role: 'tool'; tool_call_id: string; content: string };
+  | {
+      role: 'assistant';
+      content: string | ChatTextPart[] | null;
+      tool_calls?: ChatToolCall[];
+      reasoning_content?: string;
+      reasoning?: string;
+    }
+  | { role: 'tool'; tool_call_id: string; content: string | ChatTextPart[] };
+
+/** A prompt-cache breakpoint on a content part, as OpenRouter passes it to Anthropic models. */
+export interface ChatCacheControl {
+  type: 'ephemeral';
+  ttl?: '5m' | '1h';
+}
+
+/** A text part of a message's content. */
+export interface ChatTextPart {
+  type: 'text';
+  text: string;
+  cache_control?: ChatCacheControl;
+}
 
 export type ChatPart =
-  | { type: 'text'; text: string }
-  | { type: 'image_url'; image_url: { url: string; detail?: 'low' | 'high' | 'auto' } };
+  | ChatTextPart
+  | {
+      type: 'image_url';
+      image_url: { url: string; detail?: 'low' | 'high' | 'auto' };
+      cache_control?: ChatCacheControl;
+    };
 
 export interface ChatToolCall {
   id: string;
@@ -33,8 +54,29 @@ function userParts(content: ContentPart[]): ChatPart[] {
   );
 }
 
-/** Our messages in the chat-completions format. `metadata` is never sent; images in tool results become a note. */
-export function toChatMessages(messages: readonly Message[]): ChatMessage[] {
+/** Where an assistant message's reasoning goes back: to the provider of this name, in this field. */
+export interface ReasoningReturn {
+  /** The provider name the reasoning parts must carry (reasoning is never sent to another provider). */
+  provider: string;
+  /** The assistant message field the server reads it from. */
+  field: 'reasoning_content' | 'reasoning';
+}
+
+/** The reasoning text this provider wrote into an assistant message's parts, joined; '' when none. */
+function ownReasoning(content: Message['content'], provider: string): string {
+  if (typeof content === 'string') return '';
+  const texts: string[] = [];
+  for (const part of content) if (part.type === 'reasoning' && part.provider === provider) texts.push(part.text);
+  return texts.join('\n');
+}
+
+/**
+ * Our messages in the chat-completions format. `metadata` is never sent; images in tool
+ * results become a note. With `reasoning`, an assistant message that holds reasoning this
+ * provider wrote and made tool calls sends it back in `reasoning.field` (DeepSeek's thinking
+ * mode refuses a tool-call turn without it); other reasoning is not sent.
+ */
+export function toChatMessages(messages: readonly Message[], reasoning?: ReasoningReturn): ChatMessage[] {
   return messages.map((m): ChatMessage => {
     switch (m.role) {
       case 'system':
@@ -44,9 +86,12 @@ export function toChatMessages(messages: readonly Message[]): ChatMessage[] {
       case 'assistant': {
         const text = contentText(m.content);
         const calls = m.toolCalls ?? [];
+        const thought =
+          reasoning === undefined || calls.length === 0 ? '' : ownReasoning(m.content, reasoning.provider);
         return {
           role: 'assistant',
           content: text === '' && calls.length > 0 ? null : text,
+          ...(thought === '' || reasoning === undefined ? {} : { [reasoning.field]: thought }),
           ...(calls.length === 0
             ? {}
             : {
@@ -65,38 +110,4 @@ export function toChatMessages(messages: readonly Message[]): ChatMessage[] {
       }
     }
   });
-}
-
-/** The request body of one chat-completions call (without `stream`). */
-export function chatRequestBody(
-  request: ModelRequest,
-  modelId: string,
-  maxTokensField: 'max_tokens' | 'max_completion_tokens',
-) {
-  return {
-    model: modelId,
-    messages: toChatMessages(request.messages),
-    ...(request.tools === undefined || request.tools.length === 0
-      ? {}
-      : {
-          tools: request.tools.map((t) => ({
-            type: 'function' as const,
-            function: {
-              name: t.name,
-              ...(t.description === undefined ? {} : { description: t.description }),
-              parameters: t.parameters,
-            },
-          })),
-        }),
-    ...(request.maxOutputTokens === undefined ? {} : { [maxTokensField]: request.maxOutputTokens }),
-    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-    ...(request.outputSchema === undefined
-      ? {}
-      : {
-          response_format: {
-            type: 'json_schema' as const,
-            json_schema: { name: 'output', schema: request.outputSchema, strict: isStrictSchema(request.outputSchema) },
-          },
-        }),
-  };
 }

@@ -2,7 +2,7 @@ import type { ModelResponse } from '../contracts/model-response.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import { redactText } from '../errors/redact.js';
 import { parseToolArguments } from '../messages/tool-arguments.js';
-import type { ToolCall } from '../messages/types.js';
+import type { AssistantPart, ToolCall } from '../messages/types.js';
 import { openAIFinishReason } from './openai-finish-reason.js';
 import { type OpenAIChatUsage, openAIUsage } from './openai-usage.js';
 
@@ -16,7 +16,14 @@ export interface OpenAIReplyToolCall {
 export interface OpenAIChatCompletion {
   model?: string;
   choices?: {
-    message?: { content?: string | null; tool_calls?: OpenAIReplyToolCall[] | null };
+    message?: {
+      content?: string | null;
+      tool_calls?: OpenAIReplyToolCall[] | null;
+      /** The model's reasoning (xAI, DeepSeek, vLLM). */
+      reasoning_content?: string | null;
+      /** The model's reasoning (OpenRouter). */
+      reasoning?: string | null;
+    };
     finish_reason?: string | null;
   }[];
   usage?: OpenAIChatUsage | null;
@@ -31,8 +38,16 @@ export function openAIToolCalls(calls: readonly OpenAIReplyToolCall[] | null | u
   }));
 }
 
-/** The first choice of a completion as our response; `where` ('openai/gpt-4o') names the model in the error for a reply without one. */
-export function fromOpenAICompletion(completion: OpenAIChatCompletion, where: string): ModelResponse {
+/**
+ * The first choice of a completion as our response; `where` ('openai/gpt-4o') names the
+ * model in the error for a reply without one. Reasoning the server returned becomes a
+ * reasoning part before the text, tagged with `provider`.
+ */
+export function fromOpenAICompletion(
+  completion: OpenAIChatCompletion,
+  where: string,
+  provider = 'openai-compatible',
+): ModelResponse {
   const choice = completion.choices?.[0];
   if (choice === undefined) {
     throw new LoushoError(
@@ -40,11 +55,17 @@ export function fromOpenAICompletion(completion: OpenAIChatCompletion, where: st
       `${where} answered without a choice: ${redactText(JSON.stringify(completion).slice(0, 500))}`,
     );
   }
+  const text = choice.message?.content ?? '';
+  const reasoning = choice.message?.reasoning_content || choice.message?.reasoning;
+  const parts: AssistantPart[] | undefined = reasoning
+    ? [{ type: 'reasoning', text: reasoning, provider }, ...(text === '' ? [] : [{ type: 'text' as const, text }])]
+    : undefined;
   return {
-    text: choice.message?.content ?? '',
+    text,
     toolCalls: openAIToolCalls(choice.message?.tool_calls),
     finishReason: openAIFinishReason(choice.finish_reason),
     usage: openAIUsage(completion.usage),
     ...(completion.model === undefined ? {} : { modelId: completion.model }),
+    ...(parts === undefined ? {} : { parts }),
   };
 }

@@ -2,7 +2,7 @@ import type { ReasoningOptions } from '../contracts/model-request.js';
 import { checkOptions } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
 
-const EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
+const EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
 /** The smallest extended thinking budget Anthropic takes. */
 export const MIN_THINKING_BUDGET = 1024;
 

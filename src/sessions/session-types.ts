@@ -2,6 +2,7 @@ import type { CompactionStrategy } from '../compaction/types.js';
 import type { AgentEvent, AgentEventListener } from '../contracts/agent-event.js';
 import type { AgentResult } from '../contracts/agent-result.js';
 import type { LLMProvider } from '../contracts/llm-provider.js';
+import type { ReasoningOptions } from '../contracts/model-request.js';
 import type { RunCheckpoint, ToolApproval } from '../executor/approvals.js';
 import type { Tool } from '../executor/tool.js';
 import type { Message } from '../messages/types.js';
@@ -27,6 +28,8 @@ export interface SessionTurnOptions {
    * turn it started; no second turn is ever started for it, in any process (see Session.send()).
    */
   idempotencyKey?: string;
+  /** Reasoning of this turn's model calls, in place of the agent's (createAgent({ reasoning })). */
+  reasoning?: ReasoningOptions;
 }
 
 /** What session.compact() takes; every field falls back to the session's compaction settings. */

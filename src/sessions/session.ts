@@ -4,6 +4,7 @@ import { configError, LoushoError } from '../errors/lousho-error.js';
 import { deliver } from '../executor/agent-events.js';
 import { type AgentStream, streamRun } from '../executor/stream-run.js';
 import type { Message } from '../messages/types.js';
+import { checkReasoningOptions } from '../providers/reasoning-options.js';
 import { compactSaved } from './compact-saved.js';
 import { checkIdempotencyKey, keyedTurnOutcome } from './idempotency.js';
 import { DEFAULT_LEASE_MS } from './lease.js';
@@ -125,6 +126,7 @@ export class Session {
     const key = options.idempotencyKey;
     return this.#exclusive('start another turn', true, async () => {
       checkIdempotencyKey(key);
+      checkReasoningOptions(options.reasoning, 'session.send()');
       if (key !== undefined) {
         const seen = keyedTurnOutcome(this.id, this.#log.state, key);
         if (seen !== undefined) return seen;

@@ -72,6 +72,40 @@ describe('OpenTelemetry spans', () => {
     expect(tool?.attributes['gen_ai.tool.call.id']).toBe('call_1_0');
   });
 
+  it('reports cache reads, cache writes and reasoning apart on the chat spans and their totals on the run span', async () => {
+    const usage = {
+      inputTokens: 1_000,
+      outputTokens: 300,
+      cachedInputTokens: 600,
+      cacheWriteInputTokens: 250,
+      reasoningTokens: 200,
+    };
+    const model = mockModel(
+      [
+        { toolCalls: [{ name: 'read_file', arguments: { path: 'a.ts' } }], usage },
+        { text: 'done', usage },
+      ],
+      { modelId: 'claude-sonnet-4-5' },
+    );
+    await createAgent({ name: 'billed', provider: model, tools: [read] }).send('Read a.ts');
+    const spans = exporter.getFinishedSpans();
+    for (const chat of spans.filter((s) => s.name === 'chat claude-sonnet-4-5')) {
+      expect(chat.attributes).toMatchObject({
+        'gen_ai.usage.input_tokens': 1_000,
+        'gen_ai.usage.output_tokens': 300,
+        'gen_ai.usage.cache_read.input_tokens': 600,
+        'gen_ai.usage.cache_creation.input_tokens': 250,
+        'gen_ai.usage.reasoning.output_tokens': 200,
+      });
+    }
+    expect(spans.find((s) => s.name === 'invoke_agent billed')?.attributes).toMatchObject({
+      'gen_ai.usage.input_tokens': 2_000,
+      'gen_ai.usage.cache_read.input_tokens': 1_200,
+      'gen_ai.usage.cache_creation.input_tokens': 500,
+      'gen_ai.usage.reasoning.output_tokens': 400,
+    });
+  });
+
   it('gives each compaction a span under the run span with its strategy, tokens, pruned results and summary', async () => {
     const main = mockModel(
       (_r, i) => (i < 30 ? { toolCalls: [{ name: 'read_file', arguments: { path: `f${i}.ts` } }] } : 'done'),

@@ -31,14 +31,8 @@ export function startRunSpan(agentName: string | undefined): { span: Span; conte
 }
 
 /** Ends a run's span with its totals, or with the error that ended it. */
-export function endRunSpan(
-  span: Span,
-  outcome: { usage: { inputTokens: number; outputTokens: number }; error?: Error },
-): void {
-  span.setAttributes({
-    'gen_ai.usage.input_tokens': outcome.usage.inputTokens,
-    'gen_ai.usage.output_tokens': outcome.usage.outputTokens,
-  });
+export function endRunSpan(span: Span, outcome: { usage: Usage; error?: Error }): void {
+  span.setAttributes(usageAttributes(outcome.usage));
   if (outcome.error !== undefined) {
     span.recordException(outcome.error);
     span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error.message });
@@ -46,13 +40,21 @@ export function endRunSpan(
   span.end();
 }
 
-function usageAttributes(usage: Usage) {
+const attribute = (name: string, value: number | undefined) =>
+  value === undefined ? {} : ({ [name]: value } as Record<string, number>);
+
+/**
+ * The usage in the GenAI semantic conventions' names: input (cache reads and writes
+ * included) and output (reasoning included), then the cache reads, the cache writes and the
+ * reasoning each apart, where the provider reported them.
+ */
+function usageAttributes(usage: Usage): Record<string, number> {
   return {
-    ...(usage.inputTokens === undefined ? {} : { 'gen_ai.usage.input_tokens': usage.inputTokens }),
-    ...(usage.outputTokens === undefined ? {} : { 'gen_ai.usage.output_tokens': usage.outputTokens }),
-    ...(usage.cachedInputTokens === undefined
-      ? {}
-      : { 'gen_ai.usage.cache_read.input_tokens': usage.cachedInputTokens }),
+    ...attribute('gen_ai.usage.input_tokens', usage.inputTokens),
+    ...attribute('gen_ai.usage.output_tokens', usage.outputTokens),
+    ...attribute('gen_ai.usage.cache_read.input_tokens', usage.cachedInputTokens),
+    ...attribute('gen_ai.usage.cache_creation.input_tokens', usage.cacheWriteInputTokens),
+    ...attribute('gen_ai.usage.reasoning.output_tokens', usage.reasoningTokens),
   };
 }
 

@@ -1,29 +1,36 @@
+import type { CreateAgentOptions } from '../agent/agent-types.js';
 import { createAgent } from '../agent/create-agent.js';
 import type { RunUsage } from '../contracts/run-usage.js';
-import { tool } from '../executor/tool.js';
 import { createAnthropic } from '../providers/anthropic.js';
-import { AnthropicCacheModel } from './anthropic-cache-model.js';
+import { AnthropicCacheModel, type AnthropicCacheUsage } from './anthropic-cache-model.js';
 import { type ReceivedRequest, sendJson, startLoopbackServer } from './loopback-server.js';
+import { readFileTool } from './tool-loop-chat.js';
 
 /** What {@link runAnthropicCacheRun} saw: the run's usage and every request body the server received. */
 export interface AnthropicCacheRun {
   usage: RunUsage;
   requests: ReceivedRequest[];
+  /** The usage the cache model gave each request, in order. */
+  cache: AnthropicCacheUsage[];
 }
 
 /**
  * The same multi-step Anthropic run every time, against a loopback server that reports
  * usage the way Anthropic does (AnthropicCacheModel): `steps` tool calls, each result about
- * 1,500 tokens of file text, then a final answer. Used to compare bills before and after.
+ * 8,169 characters (about 2,900 tokens) of file text, then a final answer. Used to compare bills before and after.
+ * `agent` adds createAgent() options (compaction, say).
  */
 export async function runAnthropicCacheRun(
   steps: number,
   options: Parameters<typeof createAnthropic>[0] = {},
+  agentOptions: Pick<CreateAgentOptions, 'compaction'> = {},
 ): Promise<AnthropicCacheRun> {
   const cache = new AnthropicCacheModel();
+  const usages: AnthropicCacheUsage[] = [];
   let n = 0;
   const server = await startLoopbackServer((request, response) => {
     const usage = cache.accept(request.body as Record<string, unknown>);
+    usages.push(usage);
     n++;
     const content =
       n <= steps
@@ -41,23 +48,16 @@ export async function runAnthropicCacheRun(
     });
   });
   try {
-    const readFile = tool({
-      name: 'read_file',
-      description: 'Reads a file of the project and returns its text.',
-      parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-      execute: ({ path }) =>
-        Array.from({ length: 150 }, (_, i) => `// ${String(path)} line ${i}: export const value${i} = ${i * 7};`).join(
-          '\n',
-        ),
-    });
+    const readFile = readFileTool();
     const agent = createAgent({
       provider: createAnthropic({ baseURL: server.url, apiKey: 'test', ...options })('claude-sonnet-4-5'),
       instructions: `You are a careful engineer. Read the files you are asked about. ${'Follow the house rules. '.repeat(200)}`,
       tools: [readFile],
       limits: { maxSteps: steps + 5 },
+      ...agentOptions,
     });
     const result = await agent.send(`Read src/file-1.ts to src/file-${steps}.ts, one at a time.`);
-    return { usage: result.usage, requests: server.requests };
+    return { usage: result.usage, requests: server.requests, cache: usages };
   } finally {
     await server.close();
   }

@@ -33,6 +33,8 @@ export interface AdversarialOptions {
   referenceKb?: number;
   /** Progress lines go here (e.g. console.error); silent by default. */
   log?: (line: string) => void;
+  /** The size in MB of one more run of the slowest input at the largest size (no exact count: too slow). Default 100; 0 skips it. */
+  largestMb?: number;
 }
 
 /** countTextTokens on one input at one size. */
@@ -91,6 +93,8 @@ export interface AdversarialReport {
   contrast: ContrastRow[];
   capMs: number;
   runSeconds: number;
+  /** One run of the slowest input at `largestMb`: that the count finishes, and its rate. */
+  largest: { input: string; mb: number; tokens: number; seconds: number; cpuSeconds: number } | undefined;
 }
 
 const MB = 2 ** 20;
@@ -216,7 +220,21 @@ export function runAdversarial(options: AdversarialOptions = {}): AdversarialRep
       consider(row.input, `${cell.mb} MB`, 'the exact count', cell.tokens / cell.exactTokens);
     consider(row.input, `${formatInt(row.reference.bytes)} bytes`, "gpt-tokenizer's count", row.reference.ratio);
   }
+  const largestMb = options.largestMb ?? 100;
+  const slowest = inputs.find(({ input }) => input === worst[worst.length - 1]?.input);
+  let largest: AdversarialReport['largest'];
+  if (largestMb > 0 && slowest !== undefined) {
+    const text = slowest.make(largestMb * MB, 9_000);
+    const t = performance.now();
+    const c = process.cpuUsage();
+    const tokens = countTextTokens(text);
+    const used = process.cpuUsage(c);
+    const seconds = (performance.now() - t) / 1000;
+    largest = { input: slowest.input, mb: largestMb, tokens, seconds, cpuSeconds: (used.user + used.system) / 1e6 };
+    log(`adversarial: ${slowest.input} at ${largestMb} MB: ${(largestMb / seconds).toFixed(2)} MB/s`);
+  }
   return {
+    largest,
     sizesMb,
     rows,
     worst,
@@ -269,6 +287,13 @@ export function renderAdversarialMarkdown(r: AdversarialReport): string {
   }
   const slowestWall = Math.min(...r.rows.flatMap((row) => row.sizes.map((c) => c.mbPerSecond)));
   lines.push(`- Slowest wall-clock rate of any input and size: ${slowestWall.toFixed(2)} MB/s.`);
+  if (r.largest !== undefined) {
+    const l = r.largest;
+    lines.push(
+      `- **${l.mb} MB of the slowest input (${l.input})**, one run: ${formatInt(l.tokens)} tokens in ` +
+        `${formatMs(l.seconds * 1000)}, ${(l.mb / l.seconds).toFixed(2)} MB/s (${(l.mb / l.cpuSeconds).toFixed(2)} MB/s of CPU time).`,
+    );
+  }
   const w = r.worstError;
   lines.push(
     `- **Worst error found: ${w.input}** at ${w.size}, counted ${w.ratio.toFixed(5)} × ${w.against} ` +

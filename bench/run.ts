@@ -2,8 +2,7 @@
  * npm run bench: every benchmark in one run, written to bench/RESULTS.md (and the plots
  * to bench/replay-<window>.svg). Needs ../shared/corpus (or LOUSHO_CORPUS) for the
  * accuracy and replay parts. `npm run bench -- frameworks` runs one section and replaces
- * only its part of bench/RESULTS.md (the sections that run alone: frameworks, overhead,
- * long-run, accuracy).
+ * only its part of bench/RESULTS.md (every section but the replay runs alone).
  */
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -56,6 +55,7 @@ const SECTIONS: Record<string, () => Promise<string>> = {
   overhead: async () => renderOverheadMarkdown(await runOverhead({ log: (line) => console.error(line) })),
   'long-run': async () => renderLongRunMarkdown(await runLongRuns()),
   accuracy: async () => renderAccuracyMarkdown(runAccuracy()),
+  adversarial: async () => renderAdversarialMarkdown(runAdversarial({ log: (line) => console.error(line) })),
   workers: async () => renderWorkersMarkdown(await runWorkers((line) => console.log(line))),
   'session-load': async () => renderSessionLoadMarkdown(await runSessionLoad((line) => console.log(line))),
   'anthropic-bill': async () => renderAnthropicBillMarkdown(await runAnthropicBill()),
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
   step('long runs');
   sections.push(await (SECTIONS['long-run'] as () => Promise<string>)());
   step('adversarial input');
-  sections.push(renderAdversarialMarkdown(runAdversarial()));
+  sections.push(await (SECTIONS.adversarial as () => Promise<string>)());
   step('session checkpoints');
   sections.push(renderCheckpointsMarkdown(await runCheckpoints()));
   step('opening a long session');

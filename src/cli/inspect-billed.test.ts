@@ -30,14 +30,27 @@ const anthropicThinkingTools = {
     {
       name: 'checkSandboxErrors',
       description: 'Check the sandbox for errors.',
-      input_schema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: {}, additionalProperties: false },
+      input_schema: {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: {},
+        additionalProperties: false,
+      },
     },
   ],
   messages: [
-    { role: 'user', content: [{ type: 'text', text: 'Call checkSandboxErrors now. Do not answer the request without calling the tool.' }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Call checkSandboxErrors now. Do not answer the request without calling the tool.' },
+      ],
+    },
     {
       role: 'assistant',
-      content: [THINKING, { type: 'tool_use', id: 'toolu_017R7ACrx7NF7sLDDtvdQ1u9', name: 'checkSandboxErrors', input: {} }],
+      content: [
+        THINKING,
+        { type: 'tool_use', id: 'toolu_017R7ACrx7NF7sLDDtvdQ1u9', name: 'checkSandboxErrors', input: {} },
+      ],
     },
     {
       role: 'user',
@@ -52,7 +65,8 @@ const anthropicThinkingTools = {
 /** A long reference document, about 50,000 tokens, that a compaction superseded. */
 const LONG_DOCUMENT = Array.from(
   { length: 1_840 },
-  (_, i) => `Section ${i}: React state lives in hooks such as useState and useReducer; Vue keeps it in refs and Pinia stores.`,
+  (_, i) =>
+    `Section ${i}: React state lives in hooks such as useState and useReducer; Vue keeps it in refs and Pinia stores.`,
 ).join('\n');
 
 /**
@@ -75,7 +89,7 @@ const anthropicCompaction = {
         {
           type: 'compaction',
           content:
-            '## Summary of Conversation\n\nThe user shared a long reference document about web development (React, Vue, Docker, Kubernetes, testing, SQL and NoSQL databases, algorithms) and asked about its sections one by one.\n\n1. React vs Vue state management: hooks and Redux against refs, computed values and Pinia stores.\n2. The pending question: summarize the key algorithms and data structures (arrays, linked lists, stacks, queues, heaps, binary search trees, hash tables, graphs; quick, merge and heap sort; binary search; dynamic programming; Big O).\n\nAnswers are structured with headers and bullet points and end with an offer to explain another topic.',
+            '## Summary of Conversation\n\nThe user shared a long reference document about web development (React, Vue, Docker, Kubernetes, testing, SQL and NoSQL databases, algorithms) and asked about its sections one by one.\n\n1. React vs Vue state management: hooks and Redux against refs, computed values and Pinia stores.\n2. Docker and Kubernetes: Dockerfiles and Compose for containers; Deployments, Services and Ingress for orchestration.\n3. Testing: unit tests with Jest, integration tests with supertest, end-to-end tests with Playwright.\n4. The pending question: summarize the key algorithms and data structures (arrays, linked lists, stacks, queues, heaps, binary search trees, hash tables, graphs; quick, merge and heap sort; binary search; dynamic programming; Big O).\n\nAnswers are structured with headers and bullet points and end with an offer to explain another topic.',
         },
         { type: 'text', text: 'Here is the summary of the algorithms section you asked for.' },
       ],
@@ -94,7 +108,11 @@ const responsesCompaction = {
   model: 'gpt-5.2',
   store: false,
   input: [
-    { type: 'compaction', id: 'cmp_0a311635443846b4016994b3fb8f6481968df9bf035c612c83', encrypted_content: `gAAAAABplLP7${'x'.repeat(4_000)}` },
+    {
+      type: 'compaction',
+      id: 'cmp_0a311635443846b4016994b3fb8f6481968df9bf035c612c83',
+      encrypted_content: `gAAAAABplLP7${'x'.repeat(4_000)}`,
+    },
     { role: 'user', content: [{ type: 'input_text', text: 'Continue from this context.' }] },
   ],
 };
@@ -104,7 +122,7 @@ async function inspectJson(name: string, body: unknown, ...args: string[]) {
   await writeFile(path, JSON.stringify(body));
   const { out, io } = captureIO();
   expect(await runCli(['inspect', path, '--json', ...args], io, noRun)).toBe(0);
-  return JSON.parse(out.join("\n")) as { tokens: number; model: string; messages: number; [key: string]: unknown };
+  return JSON.parse(out.join('\n')) as { tokens: number; model: string; messages: number; [key: string]: unknown };
 }
 
 const within25 = (tokens: number, billed: number) => Math.abs(tokens - billed) / billed;

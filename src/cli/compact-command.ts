@@ -10,6 +10,7 @@ import { FORMAT_NAMES } from '../converters/transcript-format.js';
 import { LLMSummarizer } from '../core/llm-summarizer.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
 import type { CliIO } from './cli-io.js';
+import { cliCompactionSizes, describeProtectedTail } from './compaction-defaults.js';
 import { COMMAND_HELP } from './help.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { startProgress } from './progress.js';
@@ -80,7 +81,12 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
   const protectedTokens = tokensOption('compact', values['protected-tokens'], '--protected-tokens');
   const contextWindow = tokensOption('compact', values['context-window'], '--context-window');
   const repairs: string[] = [];
-  const { file, messages, source } = await readTranscriptArg('compact', positionals, values.from, {
+  const {
+    file,
+    messages,
+    source,
+    model: named,
+  } = await readTranscriptArg('compact', positionals, values.from, {
     repair: values.repair === true,
     onRepair: (changes) => repairs.push(...changes.map((c) => `repaired messages[${c.index}]: ${c.description}`)),
   });
@@ -101,13 +107,20 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
     io,
     `compacting ${messages.length} messages of ${file} with the ${name} strategy${by}`,
   );
+  // The same sizes `lousho inspect` previews with; a local server's window is read by compactMessages() itself.
+  const model = typeof values.model === 'string' ? values.model : named;
+  const sizes = cliCompactionSizes(model, { contextWindow, protectedTokens });
+  const local = model !== undefined && /^(ollama|lmstudio)\//i.test(model) && contextWindow === undefined;
   let result: Awaited<ReturnType<typeof compactMessages>>;
   try {
     result = await compactMessages(messages, {
       strategy: chosen,
-      ...(typeof values.model === 'string' ? { model: values.model } : {}),
-      ...(protectedTokens === undefined ? {} : { protectedTokens }),
-      ...(contextWindow === undefined ? {} : { contextWindow }),
+      ...(model === undefined ? {} : { model }),
+      ...(local
+        ? protectedTokens === undefined
+          ? {}
+          : { protectedTokens }
+        : { contextWindow: sizes.contextWindow, protectedTokens: sizes.protectedTokens }),
     });
   } finally {
     progress.done();
@@ -122,4 +135,5 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
   );
   if (result.error !== undefined) io.err(`note: ${result.error.message}`);
   io.err(`read as ${describeSource(source)}; written as ${FORMAT_NAMES[to ?? source.format]}`);
+  if (!local) io.err(describeProtectedTail(sizes));
 }

@@ -151,3 +151,28 @@ describe('lousho inspect against what the provider billed', () => {
     expect(report.model).toBe('gpt-4o');
   });
 });
+
+describe('lousho inspect beside the usage the file records', () => {
+  it('prints the estimate beside the input tokens the provider reported', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'lousho-billed-')), 'a.json');
+    const usage = { input_tokens: 566, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 59 };
+    await writeFile(path, JSON.stringify({ ...anthropicThinkingTools, response: { usage } }));
+    const { out, io } = captureIO();
+    expect(await runCli(['inspect', path], io, noRun)).toBe(0);
+    expect(out).toContain('  priced as claude-sonnet-4-6, the model the file names');
+    expect(out.some((l) => /tokens of 1 tool definitions \(with the provider's tool-use prompt\)/.test(l))).toBe(true);
+    expect(out.find((l) => l.includes('the provider reported'))).toMatch(
+      /the provider reported 566 input tokens for this request; estimated \d{3} \(-?\d+\.\d% off\)/,
+    );
+  });
+
+  it('says which messages a provider compaction superseded', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'lousho-billed-')), 'b.json');
+    await writeFile(path, JSON.stringify(anthropicCompaction));
+    const { out, io } = captureIO();
+    expect(await runCli(['inspect', path], io, noRun)).toBe(0);
+    expect(out.find((l) => l.includes("before a provider's compaction"))).toMatch(
+      /3 messages \([\d,]+ tokens\) before a provider's compaction are not counted/,
+    );
+  });
+});

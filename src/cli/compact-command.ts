@@ -8,6 +8,7 @@ import { twoPhaseStrategy } from '../compaction/two-phase.js';
 import type { CompactionStrategy } from '../compaction/types.js';
 import { FORMAT_NAMES } from '../converters/transcript-format.js';
 import { LLMSummarizer } from '../core/llm-summarizer.js';
+import { LoushoError } from '../errors/lousho-error.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
 import type { CliIO } from './cli-io.js';
 import { cliCompactionSizes, describeProtectedTail } from './compaction-defaults.js';
@@ -35,6 +36,19 @@ function strategy(name: string, summarizer: string | undefined): CompactionStrat
       `lousho compact: --strategy ${name} needs a model: add --summarizer provider/model, e.g. --summarizer openai/gpt-4o-mini.`,
     );
   return name === 'summarize' ? summarizeStrategy({ model: summarizer }) : twoPhaseStrategy({ model: summarizer });
+}
+
+/**
+ * A summarizer that failed (unreachable, or its summary refused): the compaction asked for
+ * did not happen, so nothing is written and the command fails, in one line.
+ */
+function failedSummarizer(summarizer: string, error: Error): never {
+  const why = (error.message.split('\n')[0] ?? '').trim();
+  throw new LoushoError(
+    LoushoError.isInstance(error) ? error.code : 'LOUSHO_PROVIDER_FAILED',
+    `lousho compact: the summarizer ${summarizer} failed, so nothing was written: ${why}`,
+    { cause: error },
+  );
 }
 
 /** Whether `out` names the file `input` (through another spelling of the path or a link). */
@@ -125,6 +139,7 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
   } finally {
     progress.done();
   }
+  if (summarizer !== undefined && result.error !== undefined) failedSummarizer(summarizer, result.error);
   const json = writeTranscript(result.messages, source, to);
   if (out === undefined) io.out(json.trimEnd());
   else await writeOut(out, json, result.messages.length, source, to);

@@ -40,6 +40,13 @@ describe('inspect and compact share their defaults', () => {
     expect(pruned).toBeLessThan(19);
     const after = Number(/-> (\d+) tokens/.exec(line)?.[1]);
     expect(after).toBe(report.prune.tokensAfter);
+    // "after summarizing" is the compactor once the window fills: compact with a window of the transcript's size.
+    const d = captureIO();
+    const full = ['--strategy', 'compactor', '--context-window', String(report.tokens)];
+    expect(await runCli(['compact', path, '--model', 'gpt-4o', ...full], d.io, noRun)).toBe(0);
+    const summarized = d.err.find((l) => l.startsWith('compactor:')) ?? '';
+    expect(Number(/-> (\d+) tokens/.exec(summarized)?.[1])).toBe(report.summarize.tokensAfter);
+    expect(report.summarize.messagesSummarized).toBeGreaterThan(0);
   });
 
   it('takes the model a request body names in compact too', async () => {

@@ -1,5 +1,6 @@
 import { compactMessages } from '../compaction/compact-messages.js';
 import { compactorStrategy } from '../compaction/compactor-strategy.js';
+import { DEFAULT_THRESHOLD_PERCENT } from '../compaction/options.js';
 import { pruneToolResultsStrategy } from '../compaction/prune-tool-results.js';
 import type { ToolDefinition } from '../contracts/tool-definition.js';
 import type { ReportedUsage } from '../converters/log-reading.js';
@@ -40,8 +41,9 @@ export interface InspectReport extends CliCompactionSizes {
   /** Tokens left after pruning as `lousho compact` would (the same protected tail), and how many results. */
   prune: { tokensAfter: number; results: number };
   /**
-   * Tokens left after the compactor summarizes old turns as it would at this size, with its
-   * truncating summarizer (no model call); the size itself when it would not summarize.
+   * Tokens left after the compactor summarizes old turns as it would once the window fills,
+   * with the same protected tail and its truncating summarizer (no model call); the size
+   * itself when nothing outside the protected tail is old enough to summarize.
    */
   summarize: { tokensAfter: number; messagesSummarized: number };
   /** USD for sending the transcript once, when the model's price is known. */
@@ -99,11 +101,14 @@ export async function inspectReport(
   // compactMessages() sizes the messages alone: the tool definitions are added back to its figures.
   const common = { model, contextWindow: sizes.contextWindow, protectedTokens: sizes.protectedTokens };
   const pruned = await compactMessages(messages, { ...common, strategy: pruneToolResultsStrategy() });
-  // The compactor as it would run at this size (the window set to the transcript's own size,
-  // so it is over the threshold), with its truncating summarizer: no model is called.
+  // The compactor once the window fills (the window set to the transcript's own size, so it
+  // is over the threshold, but never so small that the threshold would cut the protected
+  // tail), with its truncating summarizer: no model is called.
+  const percent = options.thresholdPercent ?? DEFAULT_THRESHOLD_PERCENT;
   const summarized = await compactMessages(messages, {
     ...common,
-    contextWindow: Math.max(tokens, 1),
+    contextWindow: Math.max(tokens, Math.ceil(sizes.protectedTokens / percent) + 1),
+    thresholdPercent: percent,
     strategy: compactorStrategy(),
   });
   const kept = summarized.appliedStrategy === undefined && summarized.error === undefined;

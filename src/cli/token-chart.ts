@@ -102,11 +102,11 @@ export function tokenChart(report: InspectReport, source: string, c: Colours): s
   lines.push(
     '',
     c.bold(`Context window: ${n(window)} tokens (${windowFrom}), threshold | at ${n(threshold)}`),
-    `  ${describeProtectedTail(report)}; compaction previewed as \`lousho compact\` runs it`,
+    `  ${describeProtectedTail(report)}; the previews use it, as \`lousho compact\` does`,
     `${label('now')}${windowBar(tokens, window, threshold)} ${n(tokens)} (${pct(tokens, window)})${over}`,
     `${label('after pruning')}${c.green(windowBar(report.prune.tokensAfter, window, threshold))} ${after(report.prune.tokensAfter)}, ${report.prune.results} old tool results replaced by markers`,
     report.summarize.messagesSummarized === 0
-      ? `${label('after summarizing')}${c.dim('the compactor would not summarize this transcript (too few old turns)')}`
+      ? `${label('after summarizing')}${c.dim('nothing outside the protected tail is old enough to summarize')}`
       : `${label('after summarizing')}${c.green(windowBar(report.summarize.tokensAfter, window, threshold))} ${after(report.summarize.tokensAfter)}, ${report.summarize.messagesSummarized} old messages in one summary`,
   );
   if (report.inputCostUsd !== undefined) {

@@ -160,9 +160,9 @@ describe('lousho inspect beside the usage the file records', () => {
     const { out, io } = captureIO();
     expect(await runCli(['inspect', path], io, noRun)).toBe(0);
     expect(out).toContain('  priced as claude-sonnet-4-6, the model the file names');
-    expect(out.some((l) => /tokens of 1 tool definitions \(with the provider's tool-use prompt\)/.test(l))).toBe(true);
+    expect(out.some((l) => /tokens of 1 tool definition \(with the provider's tool-use prompt\)/.test(l))).toBe(true);
     expect(out.find((l) => l.includes('the provider reported'))).toMatch(
-      /the provider reported 566 input tokens for this request; estimated \d{3} \(-?\d+\.\d% off\)/,
+      /the provider reported 566 input tokens for this request; estimated \d{3} \(\d+\.\d% (under|over)\)/,
     );
   });
 

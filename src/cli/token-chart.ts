@@ -62,18 +62,21 @@ const MODEL_FROM = {
 function facts(report: InspectReport, c: Colours): string[] {
   const lines: string[] = [];
   const { toolDefinitions: tools, superseded, reported } = report;
-  if (tools.tools > 0)
-    lines.push(`  ${n(tools.tokens)} tokens of ${tools.tools} tool definitions (with the provider's tool-use prompt)`);
+  if (tools.tools > 0) {
+    const what = `${tools.tools} tool definition${tools.tools === 1 ? '' : 's'}`;
+    lines.push(`  ${n(tools.tokens)} tokens of ${what} (with the provider's tool-use prompt)`);
+  }
   if (superseded.messages > 0)
     lines.push(
       `  ${superseded.messages} messages (${n(superseded.tokens)} tokens) before a provider's compaction are not counted: the provider no longer reads them`,
     );
-  if (reported?.inputTokens !== undefined) {
-    const off =
-      reported.inputTokens === 0 ? '' : ` (${pct(report.tokens - reported.inputTokens, reported.inputTokens)} off)`;
+  const billed = reported?.inputTokens;
+  if (billed !== undefined && billed > 0) {
+    const diff = report.tokens - billed;
+    const off = diff === 0 ? 'exact' : `${pct(Math.abs(diff), billed)} ${diff < 0 ? 'under' : 'over'}`;
     lines.push(
       c.bold(
-        `  the provider reported ${n(reported.inputTokens)} input tokens for this request; estimated ${n(report.tokens)}${off}`,
+        `  the provider reported ${n(billed)} input tokens for this request; estimated ${n(report.tokens)} (${off})`,
       ),
     );
   }

@@ -90,7 +90,7 @@ describe('lousho inspect', () => {
   it('draws bars per role and per tool, the window and threshold, and what compaction would save', async () => {
     const path = await file('t.json', JSON.stringify(readingTranscript(5, 3_000)));
     const { out, io: cli } = io();
-    expect(await runCli(['inspect', path, '--model', 'gpt-4o'], cli, noRun)).toBe(0);
+    expect(await runCli(['inspect', path, '--model', 'gpt-4o', '--protected-tokens', '0'], cli, noRun)).toBe(0);
     expect(out[0]).toMatch(/12 messages, [\d,]+ tokens$/);
     expect(out[1]).toContain("o200k tokenizer, gpt-4o's own: exact");
     expect(out.some((l) => /^\s+tool\s+5 msg\s+█+/.test(l))).toBe(true);
@@ -111,7 +111,9 @@ describe('lousho inspect', () => {
   it('prints the numbers as JSON with --json', async () => {
     const path = await file('t.json', JSON.stringify(readingTranscript(5, 3_000)));
     const { out, io: cli } = io();
-    expect(await runCli(['inspect', path, '--json', '--context-window', '20000'], cli, noRun)).toBe(0);
+    expect(
+      await runCli(['inspect', path, '--json', '--context-window', '20000', '--protected-tokens', '0'], cli, noRun),
+    ).toBe(0);
     const report = JSON.parse(out.join('\n'));
     expect(report).toMatchObject({
       messages: 12,

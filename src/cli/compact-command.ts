@@ -8,8 +8,10 @@ import { twoPhaseStrategy } from '../compaction/two-phase.js';
 import type { CompactionStrategy } from '../compaction/types.js';
 import { FORMAT_NAMES } from '../converters/transcript-format.js';
 import { LLMSummarizer } from '../core/llm-summarizer.js';
+import { LoushoError } from '../errors/lousho-error.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
 import type { CliIO } from './cli-io.js';
+import { cliCompactionSizes, describeProtectedTail } from './compaction-defaults.js';
 import { COMMAND_HELP } from './help.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { startProgress } from './progress.js';
@@ -34,6 +36,19 @@ function strategy(name: string, summarizer: string | undefined): CompactionStrat
       `lousho compact: --strategy ${name} needs a model: add --summarizer provider/model, e.g. --summarizer openai/gpt-4o-mini.`,
     );
   return name === 'summarize' ? summarizeStrategy({ model: summarizer }) : twoPhaseStrategy({ model: summarizer });
+}
+
+/**
+ * A summarizer that failed (unreachable, or its summary refused): the compaction asked for
+ * did not happen, so nothing is written and the command fails, in one line.
+ */
+function failedSummarizer(summarizer: string, error: Error): never {
+  const why = (error.message.split('\n')[0] ?? '').trim();
+  throw new LoushoError(
+    LoushoError.isInstance(error) ? error.code : 'LOUSHO_PROVIDER_FAILED',
+    `lousho compact: the summarizer ${summarizer} failed, so nothing was written: ${why}`,
+    { cause: error },
+  );
 }
 
 /** Whether `out` names the file `input` (through another spelling of the path or a link). */
@@ -80,7 +95,12 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
   const protectedTokens = tokensOption('compact', values['protected-tokens'], '--protected-tokens');
   const contextWindow = tokensOption('compact', values['context-window'], '--context-window');
   const repairs: string[] = [];
-  const { file, messages, source } = await readTranscriptArg('compact', positionals, values.from, {
+  const {
+    file,
+    messages,
+    source,
+    model: named,
+  } = await readTranscriptArg('compact', positionals, values.from, {
     repair: values.repair === true,
     onRepair: (changes) => repairs.push(...changes.map((c) => `repaired messages[${c.index}]: ${c.description}`)),
   });
@@ -101,17 +121,25 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
     io,
     `compacting ${messages.length} messages of ${file} with the ${name} strategy${by}`,
   );
+  // The same sizes `lousho inspect` previews with; a local server's window is read by compactMessages() itself.
+  const model = typeof values.model === 'string' ? values.model : named;
+  const sizes = cliCompactionSizes(model, { contextWindow, protectedTokens });
+  const local = model !== undefined && /^(ollama|lmstudio)\//i.test(model) && contextWindow === undefined;
   let result: Awaited<ReturnType<typeof compactMessages>>;
   try {
     result = await compactMessages(messages, {
       strategy: chosen,
-      ...(typeof values.model === 'string' ? { model: values.model } : {}),
-      ...(protectedTokens === undefined ? {} : { protectedTokens }),
-      ...(contextWindow === undefined ? {} : { contextWindow }),
+      ...(model === undefined ? {} : { model }),
+      ...(local
+        ? protectedTokens === undefined
+          ? {}
+          : { protectedTokens }
+        : { contextWindow: sizes.contextWindow, protectedTokens: sizes.protectedTokens }),
     });
   } finally {
     progress.done();
   }
+  if (summarizer !== undefined && result.error !== undefined) failedSummarizer(summarizer, result.error);
   const json = writeTranscript(result.messages, source, to);
   if (out === undefined) io.out(json.trimEnd());
   else await writeOut(out, json, result.messages.length, source, to);
@@ -122,4 +150,5 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
   );
   if (result.error !== undefined) io.err(`note: ${result.error.message}`);
   io.err(`read as ${describeSource(source)}; written as ${FORMAT_NAMES[to ?? source.format]}`);
+  if (!local) io.err(describeProtectedTail(sizes));
 }

@@ -61,6 +61,28 @@ describe('lousho compact with a summarizer model', () => {
     expect(written.some((m) => m.content.includes('Seven files were read.'))).toBe(true);
   });
 
+  it('exits 1 with one line saying why, and writes nothing, when the summarizer of --strategy summarize cannot be reached', async () => {
+    const name = 'summarize';
+    const server = await serve((_request, response) => sendJson(response, 503, { error: 'down' }));
+    process.env.OLLAMA_HOST = server.url;
+    await server.close();
+    const dir = await mkdtemp(join(tmpdir(), 'lousho-cli-'));
+    const input = join(dir, 't.json');
+    const out = join(dir, 'out.json');
+    await writeFile(input, JSON.stringify(readingTranscript(8, 3_000)));
+    const err: string[] = [];
+    const io = { out: () => {}, err: (l: string) => err.push(l) };
+    const argv = ['compact', input, '--out', out, '--strategy', name, '--summarizer', 'ollama/tiny'];
+    const code = await runCli([...argv, '--context-window', '10000', '--protected-tokens', '2000'], io, noRun);
+    expect(code).toBe(1);
+    const said = err.filter((l) => !l.startsWith('compacting '));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(
+      /^LOUSHO_[A-Z_]+: lousho compact: the summarizer ollama\/tiny failed, so nothing was written: .*Could not reach/,
+    );
+    await expect(readFile(out)).rejects.toThrow(/ENOENT/);
+  });
+
   it('asks for --summarizer when the strategy needs a model', async () => {
     const err: string[] = [];
     const io = { out: () => {}, err: (l: string) => err.push(l) };

@@ -43,12 +43,19 @@ Options:
 
 Draws the transcript's tokens as a chart: one bar per role and per tool, the context window and
 the compaction threshold marked, and what pruning old tool results and summarizing old turns
-would save. The label says which tokenizer counted and whether the count is exact for the model.
+would save, with the defaults \`lousho compact\` uses (the protected tail is printed). The label
+says which tokenizer counted and whether the count is exact for the model. The total is the
+request as the provider bills it: the system prompt, the tool definitions a request body holds
+(and Anthropic's tool-use prompt), reasoning, and nothing a provider's compaction superseded;
+when the file records the usage the provider reported, it is printed beside the estimate.
 
 Options:
-  --model <id>              the model whose tokenizer and window to use (default: gpt-4o)
+  --model <id>              the model whose tokenizer and window to use (default: the model the
+                            file names, else gpt-4o)
   --context-window <N>      the window in tokens, when the model's is not known
   --threshold <share>       the compaction threshold as a share of the window (default: 0.9)
+  --protected-tokens <N>    the protected tail of the previews (default: compact's, 40,000 tokens
+                            at most half the threshold)
   --from <format>           the transcript's format, when detection cannot tell
   --json                    the numbers as JSON instead of the chart
   -h, --help                this help
@@ -70,9 +77,10 @@ Options:
                             two-phase: prune, then summarize if still above the threshold (needs --summarizer)
   --summarizer <spec>       the model that writes summaries, e.g. openai/gpt-4o-mini or ollama/qwen3:8b
                             (without it, compactor truncates instead of calling a model)
-  --protected-tokens <N>    the newest messages that fit in N tokens stay as they are
+  --protected-tokens <N>    the newest messages that fit in N tokens stay as they are (default:
+                            40,000 tokens, at most half the threshold; printed on stderr)
   --context-window <N>      the window in tokens, when the model's is not known
-  --model <id>              the model whose tokenizer and window to use
+  --model <id>              the model whose tokenizer and window to use (default: the model the file names)
   --from <format>           the transcript's format, when detection cannot tell
   --to <format>             write in this format instead of the one read
   --repair                  fix calls and results that do not pair (repairTranscript()) and print each change

@@ -15,6 +15,7 @@ export async function inspect(args: string[], io: CliIO): Promise<void> {
     from: { type: 'string' },
     'context-window': { type: 'string' },
     threshold: { type: 'string' },
+    'protected-tokens': { type: 'string' },
     json: { type: 'boolean' },
   });
   if (parsed === 'help') return io.out(COMMAND_HELP.inspect);
@@ -25,10 +26,12 @@ export async function inspect(args: string[], io: CliIO): Promise<void> {
     throw new UsageError(
       `lousho inspect: --threshold must be a share of the window, such as 0.8; got ${values.threshold}.`,
     );
-  const { file, messages, source } = await readTranscriptArg('inspect', positionals, values.from);
-  const report = await inspectReport(file, messages, {
-    model: typeof values.model === 'string' ? values.model : 'gpt-4o',
+  const protectedTokens = tokensOption('inspect', values['protected-tokens'], '--protected-tokens');
+  const { file, source, ...read } = await readTranscriptArg('inspect', positionals, values.from);
+  const report = await inspectReport(file, read, {
+    ...(typeof values.model === 'string' ? { model: values.model } : {}),
     ...(contextWindow === undefined ? {} : { contextWindow }),
+    ...(protectedTokens === undefined ? {} : { protectedTokens }),
     ...(threshold === undefined ? {} : { thresholdPercent: threshold }),
   });
   if (values.json === true) return io.out(JSON.stringify({ ...report, source: describeSource(source) }, null, 2));

@@ -1,10 +1,15 @@
 import { compactMessages } from '../compaction/compact-messages.js';
 import { compactorStrategy } from '../compaction/compactor-strategy.js';
-import { DEFAULT_THRESHOLD_PERCENT, thresholdTokens } from '../compaction/options.js';
+import { DEFAULT_THRESHOLD_PERCENT } from '../compaction/options.js';
 import { pruneToolResultsStrategy } from '../compaction/prune-tool-results.js';
+import type { ToolDefinition } from '../contracts/tool-definition.js';
+import type { ReportedUsage } from '../converters/log-reading.js';
+import { withProviderParts } from '../converters/provider-items.js';
 import type { Message } from '../messages/types.js';
-import { estimateTokens, messageTokens, tokenProfile } from '../models/estimate-tokens.js';
+import { estimateTokens, messageTokens, tokenProfile, toolDefinitionTokens } from '../models/estimate-tokens.js';
+import { isBilled, supersedingIndex } from '../models/provider-billing.js';
 import { getModelInfo } from '../models/registry.js';
+import { type CliCompactionSizes, cliCompactionSizes } from './compaction-defaults.js';
 import { type TokenizerLabel, tokenizerLabel } from './tokenizer-label.js';
 
 /** One bar of the chart: a role's or a tool's messages and tokens. */
@@ -15,29 +20,42 @@ export interface TokenRow {
 }
 
 /** What `lousho inspect` reports (and prints with --json). */
-export interface InspectReport {
+export interface InspectReport extends CliCompactionSizes {
   file: string;
   model: string;
+  /** Where the model came from: --model, the file (a request body's `model`, a log's), or gpt-4o when neither names one. */
+  modelSource: 'option' | 'file' | 'default';
   tokenizer: TokenizerLabel;
   messages: number;
-  /** The request's size: the messages plus the request's framing. */
+  /** The request's size as the provider bills it: the messages, the tool definitions and the request's framing. */
   tokens: number;
-  /** The context window, and where it came from. */
-  contextWindow: number;
-  contextWindowSource: 'option' | 'model' | 'fallback';
-  thresholdTokens: number;
   byRole: TokenRow[];
   /** Tool results and the calls that asked for them, per tool name. */
   byTool: TokenRow[];
-  /** Tokens left after pruning every tool result but the newest turn's, and how many results. */
+  /** The tool definitions the file holds, with the system prompt the provider adds for tools. */
+  toolDefinitions: { tools: number; tokens: number };
+  /** Messages a provider's compaction superseded, which the provider no longer reads: not in `tokens`. */
+  superseded: { messages: number; tokens: number };
+  /** The usage the provider reported for this request, when the file records it. */
+  reported?: ReportedUsage;
+  /** Tokens left after pruning as `lousho compact` would (the same protected tail), and how many results. */
   prune: { tokensAfter: number; results: number };
   /**
-   * Tokens left after the compactor summarizes old turns as it would at this size, with its
-   * truncating summarizer (no model call); the size itself when it would not summarize.
+   * Tokens left after the compactor summarizes old turns as it would once the window fills,
+   * with the same protected tail and its truncating summarizer (no model call); the size
+   * itself when nothing outside the protected tail is old enough to summarize.
    */
   summarize: { tokensAfter: number; messagesSummarized: number };
   /** USD for sending the transcript once, when the model's price is known. */
   inputCostUsd?: number;
+}
+
+/** What inspect reads of a transcript file. */
+export interface InspectInput {
+  messages: Message[];
+  model?: string;
+  tools?: ToolDefinition[];
+  reported?: ReportedUsage;
 }
 
 function add(rows: Map<string, TokenRow>, name: string, tokens: number, counts: boolean): void {
@@ -47,35 +65,50 @@ function add(rows: Map<string, TokenRow>, name: string, tokens: number, counts: 
   rows.set(name, row);
 }
 
-/** Counts a transcript for `lousho inspect`: tokens per role and per tool, the window, and what compaction would save. */
+/**
+ * Counts a transcript for `lousho inspect` as the provider bills it: tokens per role and
+ * per tool, the tool definitions, what a provider's compaction superseded, the window, and
+ * what compaction would save with the defaults `lousho compact` uses.
+ */
 export async function inspectReport(
   file: string,
-  messages: Message[],
-  options: { model: string; contextWindow?: number; thresholdPercent?: number },
+  input: InspectInput,
+  options: { model?: string; contextWindow?: number; thresholdPercent?: number; protectedTokens?: number },
 ): Promise<InspectReport> {
-  const { model } = options;
+  const model = options.model ?? input.model ?? 'gpt-4o';
+  const modelSource = options.model !== undefined ? 'option' : input.model !== undefined ? 'file' : 'default';
   const profile = tokenProfile(model);
+  const messages = withProviderParts(input.messages);
+  const from = supersedingIndex(messages);
   const byRole = new Map<string, TokenRow>();
   const byTool = new Map<string, TokenRow>();
   const callNames = new Map<string, string>();
-  for (const m of messages) {
+  const superseded = { messages: 0, tokens: 0 };
+  for (const [i, m] of messages.entries()) {
     const tokens = messageTokens(m, profile);
+    if (!isBilled(m, i, from)) {
+      superseded.messages++;
+      superseded.tokens += tokens;
+      continue;
+    }
     add(byRole, m.role, tokens, true);
     if (m.role === 'assistant') for (const call of m.toolCalls ?? []) callNames.set(call.id, call.name);
     if (m.role === 'tool') add(byTool, m.toolName ?? callNames.get(m.toolCallId) ?? 'unknown', tokens, true);
   }
-  const info = getModelInfo(model);
-  const contextWindow = options.contextWindow ?? info?.contextWindow ?? 128_000;
-  const source = options.contextWindow !== undefined ? 'option' : info !== undefined ? 'model' : 'fallback';
-  const threshold = thresholdTokens(contextWindow, options.thresholdPercent ?? DEFAULT_THRESHOLD_PERCENT);
-  const tokens = estimateTokens(messages, model);
-  const common = { model, contextWindow, protectedTokens: 0 };
+  const sizes = cliCompactionSizes(model, options);
+  const toolsTokens = toolDefinitionTokens(input.tools, profile);
+  const tokens = estimateTokens({ model, messages, ...(input.tools === undefined ? {} : { tools: input.tools }) });
+  // compactMessages() sizes the messages alone: the tool definitions are added back to its figures.
+  const common = { model, contextWindow: sizes.contextWindow, protectedTokens: sizes.protectedTokens };
   const pruned = await compactMessages(messages, { ...common, strategy: pruneToolResultsStrategy() });
-  // The compactor as it would run at this size (the window set to the transcript's own size,
-  // so it is over the threshold), with its truncating summarizer: no model is called.
+  // The compactor once the window fills (the window set to the transcript's own size, so it
+  // is over the threshold, but never so small that the threshold would cut the protected
+  // tail), with its truncating summarizer: no model is called.
+  const percent = options.thresholdPercent ?? DEFAULT_THRESHOLD_PERCENT;
   const summarized = await compactMessages(messages, {
     ...common,
-    contextWindow: Math.max(tokens, 1),
+    contextWindow: Math.max(tokens, Math.ceil(sizes.protectedTokens / percent) + 1),
+    thresholdPercent: percent,
     strategy: compactorStrategy(),
   });
   const kept = summarized.appliedStrategy === undefined && summarized.error === undefined;
@@ -83,20 +116,23 @@ export async function inspectReport(
   const report: InspectReport = {
     file,
     model,
+    modelSource,
     tokenizer: tokenizerLabel(model),
-    messages: messages.length,
+    messages: input.messages.length,
     tokens,
-    contextWindow,
-    contextWindowSource: source,
-    thresholdTokens: threshold,
+    ...sizes,
     byRole: [...byRole.values()],
     byTool: [...byTool.values()].sort((a, b) => b.tokens - a.tokens),
-    prune: { tokensAfter: pruned.tokensAfter, results: pruned.prunedToolCallIds.length },
+    toolDefinitions: { tools: input.tools?.length ?? 0, tokens: toolsTokens },
+    superseded,
+    ...(input.reported === undefined ? {} : { reported: input.reported }),
+    prune: { tokensAfter: pruned.tokensAfter + toolsTokens, results: pruned.prunedToolCallIds.length },
     summarize: {
-      tokensAfter: summaryIndex < 0 ? tokens : summarized.tokensAfter,
+      tokensAfter: summaryIndex < 0 ? tokens : summarized.tokensAfter + toolsTokens,
       messagesSummarized: summaryIndex < 0 ? 0 : messages.length - (summarized.messages.length - 1),
     },
   };
+  const info = getModelInfo(model);
   if (info?.inputPricePerMillion !== undefined) report.inputCostUsd = (tokens * info.inputPricePerMillion) / 1e6;
   return report;
 }

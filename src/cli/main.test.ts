@@ -1,4 +1,7 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -42,5 +45,27 @@ describe('the lousho bin', () => {
     expect(plain.stdout).not.toContain('\u001b[');
     const coloured = await lousho(args, { FORCE_COLOR: '1' });
     expect(coloured.stdout).toContain('\u001b[1m');
+  });
+});
+
+describe('the lousho bin on a closed pipe', () => {
+  it('ends quietly, exit 0, when the reader stops reading (`lousho compact big.json | head -1`)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lousho-pipe-'));
+    const path = join(dir, 'big.json');
+    const messages: unknown[] = [{ role: 'user', content: 'Read them all.' }];
+    for (let i = 0; i < 400; i++) {
+      messages.push({ role: 'assistant', content: '', toolCalls: [{ id: `c${i}`, name: 'read', arguments: { i } }] });
+      messages.push({ role: 'tool', toolCallId: `c${i}`, content: 'line of a file\n'.repeat(200) });
+    }
+    await writeFile(path, JSON.stringify(messages));
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'compact', path], { stdio: 'pipe' });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(stderr).not.toMatch(/EPIPE|Error:|at .*\.js:\d+/);
   });
 });

@@ -1,4 +1,5 @@
 import type { Colours } from './colour.js';
+import { describeProtectedTail } from './compaction-defaults.js';
 import type { InspectReport, TokenRow } from './inspect-report.js';
 
 const BAR = 40;
@@ -51,6 +52,37 @@ function rows(title: string, list: TokenRow[], total: number, c: Colours): strin
   return lines;
 }
 
+const MODEL_FROM = {
+  option: (model: string) => `priced as ${model} (--model)`,
+  file: (model: string) => `priced as ${model}, the model the file names`,
+  default: (model: string) => `priced as ${model}: the file names no model; give --model for another`,
+};
+
+/** What the total holds beyond the messages, and what the provider said it billed. */
+function facts(report: InspectReport, c: Colours): string[] {
+  const lines: string[] = [];
+  const { toolDefinitions: tools, superseded, reported } = report;
+  if (tools.tools > 0) {
+    const what = `${tools.tools} tool definition${tools.tools === 1 ? '' : 's'}`;
+    lines.push(`  ${n(tools.tokens)} tokens of ${what} (with the provider's tool-use prompt)`);
+  }
+  if (superseded.messages > 0)
+    lines.push(
+      `  ${superseded.messages} messages (${n(superseded.tokens)} tokens) before a provider's compaction are not counted: the provider no longer reads them`,
+    );
+  const billed = reported?.inputTokens;
+  if (billed !== undefined && billed > 0) {
+    const diff = report.tokens - billed;
+    const off = diff === 0 ? 'exact' : `${pct(Math.abs(diff), billed)} ${diff < 0 ? 'under' : 'over'}`;
+    lines.push(
+      c.bold(
+        `  the provider reported ${n(billed)} input tokens for this request; estimated ${n(report.tokens)} (${off})`,
+      ),
+    );
+  }
+  return lines;
+}
+
 /** The chart `lousho inspect` prints: bars per role and per tool, the window and threshold, what compaction would save. */
 export function tokenChart(report: InspectReport, source: string, c: Colours): string[] {
   const { tokens, contextWindow: window, thresholdTokens: threshold } = report;
@@ -62,6 +94,8 @@ export function tokenChart(report: InspectReport, source: string, c: Colours): s
     `${c.bold(report.file)}: ${report.messages} messages, ${n(tokens)} tokens`,
     c.dim(`  counted with the ${report.tokenizer.text}`),
     c.dim(`  read as ${source}`),
+    c.dim(`  ${MODEL_FROM[report.modelSource](report.model)}`),
+    ...facts(report, c),
     '',
     ...rows('Tokens by role', report.byRole, tokens, c),
   ];
@@ -71,10 +105,11 @@ export function tokenChart(report: InspectReport, source: string, c: Colours): s
   lines.push(
     '',
     c.bold(`Context window: ${n(window)} tokens (${windowFrom}), threshold | at ${n(threshold)}`),
+    `  ${describeProtectedTail(report)}; the previews use it, as \`lousho compact\` does`,
     `${label('now')}${windowBar(tokens, window, threshold)} ${n(tokens)} (${pct(tokens, window)})${over}`,
     `${label('after pruning')}${c.green(windowBar(report.prune.tokensAfter, window, threshold))} ${after(report.prune.tokensAfter)}, ${report.prune.results} old tool results replaced by markers`,
     report.summarize.messagesSummarized === 0
-      ? `${label('after summarizing')}${c.dim('the compactor would not summarize this transcript (too few old turns)')}`
+      ? `${label('after summarizing')}${c.dim('nothing outside the protected tail is old enough to summarize')}`
       : `${label('after summarizing')}${c.green(windowBar(report.summarize.tokensAfter, window, threshold))} ${after(report.summarize.tokensAfter)}, ${report.summarize.messagesSummarized} old messages in one summary`,
   );
   if (report.inputCostUsd !== undefined) {

@@ -5,6 +5,7 @@ import { isMiniSweAgentTrajectory, miniSweAgentExtras } from '../converters/from
 import { isRecord } from '../converters/invalid-input.js';
 import { LOG_FORMATS, type LogFormat } from '../converters/log-formats.js';
 import type { ReportedUsage } from '../converters/log-reading.js';
+import { requestExtras } from '../converters/request-extras.js';
 import {
   detectFormat,
   FORMAT_NAMES,
@@ -167,7 +168,7 @@ export async function readTranscriptFile(
     leftOut,
     ...(mini ? { within: 'a mini-swe-agent trajectory' } : {}),
   };
-  const extras = mini ? miniSweAgentExtras(object) : {};
+  const extras = mini ? miniSweAgentExtras(object) : object === undefined ? {} : requestExtras(object);
   return checkedRead(path, { messages, source, ...extras }, FORMAT_NAMES[format]);
 }
 

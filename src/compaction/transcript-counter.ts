@@ -1,5 +1,6 @@
 import type { Message } from '../messages/types.js';
 import { messageTokens, type TokenProfile } from '../models/estimate-tokens.js';
+import { holdsProviderCompaction } from '../models/provider-billing.js';
 
 /** The newest messages whose content every count compares: an edit in place is nearly always of a recent one. */
 const NEWEST_CHECKED = 16;
@@ -29,6 +30,10 @@ export class TranscriptCounter {
   #contents: unknown[] = [];
   #calls: unknown[] = [];
   #prefix: number[] = [0];
+  /** Prefix sums of the system messages' tokens alone, which a provider's compaction does not supersede. */
+  #systemPrefix: number[] = [0];
+  /** The indexes of the seen messages that hold a provider's compaction, ascending. */
+  #compactions: number[] = [];
   #profileKey = '';
   #checks = 0;
 
@@ -46,16 +51,26 @@ export class TranscriptCounter {
     this.#contents.length = same;
     this.#calls.length = same;
     this.#prefix.length = same + 1;
+    this.#systemPrefix.length = same + 1;
+    while ((this.#compactions.at(-1) ?? -1) >= same) this.#compactions.pop();
     let total = this.#prefix[same] as number;
+    let system = this.#systemPrefix[same] as number;
     for (let i = same; i < messages.length; i++) {
       const message = messages[i] as Message;
-      total += messageTokens(message, profile);
+      const tokens = messageTokens(message, profile);
+      total += tokens;
+      if (message.role === 'system') system += tokens;
+      if (holdsProviderCompaction(message)) this.#compactions.push(i);
       this.#seen.push(message);
       this.#contents.push(message.content);
       this.#calls.push(toolCallsOf(message));
       this.#prefix.push(total);
+      this.#systemPrefix.push(system);
     }
-    return total;
+    // What the newest provider compaction superseded is not billed: all before it but the system prompt.
+    const from = this.#compactions.at(-1);
+    if (from === undefined) return total;
+    return total - ((this.#prefix[from] as number) - (this.#systemPrefix[from] as number));
   }
 
   /** The first of the checked messages before `same` whose content changed since it was counted, else `same`. */

@@ -34,6 +34,7 @@ const PART_FORMATS: Record<string, TranscriptFormat> = {
   tool_use: 'anthropic',
   tool_result: 'anthropic',
   thinking: 'anthropic',
+  redacted_thinking: 'anthropic',
   'tool-call': 'ai-sdk',
   'tool-result': 'ai-sdk',
   reasoning: 'ai-sdk',
@@ -84,6 +85,8 @@ function signal(m: unknown): TranscriptFormat | undefined {
     if (!isRecord(part)) continue;
     // An image part { type: 'image', image } is ours and the AI SDK's alike.
     if (part.type === 'image') return isRecord(part.source) ? 'anthropic' : undefined;
+    // An Anthropic compaction block holds its summary in `content`; ours in `text`.
+    if (part.type === 'compaction') return typeof part.content === 'string' ? 'anthropic' : undefined;
     const format = PART_FORMATS[String(part.type)];
     if (format !== undefined) return format;
   }

@@ -6,6 +6,13 @@ import type { Message } from '../messages/types.js';
 import { validateMessage } from '../messages/validate.js';
 import { type ImageFormula, imageTokens } from './image-tokens.js';
 import type { TokenizerName } from './model-info.js';
+import {
+  isBilled,
+  OPAQUE_COMPACTION_TOKENS,
+  opaqueReasoningTokens,
+  supersedingIndex,
+  toolUseSystemPromptTokens,
+} from './provider-billing.js';
 import { getModelInfo } from './registry.js';
 import { countTextTokens } from './tokenizer.js';
 
@@ -56,6 +63,8 @@ export interface TokenProfile {
   images: ImageFormula;
   /** The model's ModelInfo.requestOverheadTokens: added once per request; 0 when absent. */
   requestOverheadTokens?: number;
+  /** The system prompt the provider adds to a request with tools (Anthropic's tool-use prompt); 0 when absent. */
+  toolUseSystemTokens?: number;
 }
 
 const DEFAULT_PROFILE: TokenProfile = { tokenizer: 'o200k', images: 'openai' };
@@ -70,6 +79,8 @@ export function tokenProfile(model?: string): TokenProfile {
   const anthropic = info?.provider === 'anthropic' || /(^|\/)claude/i.test(model);
   const profile: TokenProfile = { tokenizer: info?.tokenizer ?? 'o200k', images: anthropic ? 'anthropic' : 'openai' };
   if (info?.requestOverheadTokens) profile.requestOverheadTokens = info.requestOverheadTokens;
+  const toolPrompt = toolUseSystemPromptTokens(model, anthropic);
+  if (toolPrompt > 0) profile.toolUseSystemTokens = toolPrompt;
   return profile;
 }
 
@@ -101,7 +112,12 @@ function partsTokens(content: AnyContent, profile: TokenProfile): number {
   let tokens = 0;
   for (const part of content) {
     if (part.type === 'image') tokens += imageTokens(part, profile.images);
-    // Reasoning and a provider's compaction summary are sent back as text.
+    // Reasoning and a provider's compaction are billed as what they hold: their text when it
+    // can be read, else an estimate (see provider-billing.ts). A signature is not billed.
+    else if (part.type === 'compaction' && !part.text && part.encrypted !== undefined)
+      tokens += OPAQUE_COMPACTION_TOKENS;
+    else if (part.type === 'reasoning' && part.text === '' && part.encrypted !== undefined)
+      tokens += opaqueReasoningTokens(part.encrypted);
     else tokens += countTextTokens(part.text ?? '', profile.tokenizer);
   }
   return tokens;
@@ -159,13 +175,16 @@ function cachedObject(value: object, key: string, count: () => number): number {
   return tokens;
 }
 
-/** Tokens of the tool definitions of a request (zero for none). Cached per definition object. */
+/**
+ * Tokens of the tool definitions of a request (zero for none), with the system prompt the
+ * provider adds when there are tools (Anthropic's). Cached per definition object.
+ */
 export function toolDefinitionTokens(
   tools: readonly ToolDefinition[] | undefined,
   profile: TokenProfile = DEFAULT_PROFILE,
 ): number {
   if (tools === undefined || tools.length === 0) return 0;
-  let tokens = TOOLS_FRAMING_TOKENS;
+  let tokens = TOOLS_FRAMING_TOKENS + (profile.toolUseSystemTokens ?? 0);
   for (const tool of tools) {
     tokens += cachedObject(tool, profile.tokenizer, () => {
       const text = `${tool.name}\n${tool.description ?? ''}\n${JSON.stringify(tool.parameters ?? {})}`;
@@ -185,10 +204,16 @@ export function outputSchemaTokens(schema: JSONSchema | undefined, profile: Toke
   );
 }
 
-/** Sum of the message tokens of a transcript, without request framing. */
+/**
+ * Sum of the message tokens of a transcript, without request framing. What a provider's
+ * compaction superseded (every message before the newest one holding a compaction, but
+ * the system prompt) is not billed, and not counted.
+ */
 export function messagesTokens(messages: readonly Message[], profile: TokenProfile = DEFAULT_PROFILE): number {
+  const from = supersedingIndex(messages);
   let tokens = 0;
-  for (const message of messages) tokens += messageTokens(message, profile);
+  for (const [i, message] of messages.entries())
+    if (isBilled(message, i, from)) tokens += messageTokens(message, profile);
   return tokens;
 }
 

@@ -20,6 +20,7 @@ export type {
   AnthropicToolUseBlockParam,
   AnthropicTranscript,
 } from './anthropic-types.js';
+export type { CarriedPart } from './carried-parts.js';
 export type { ConvertOptions } from './checked-transcript.js';
 export { fromAgentsItems } from './from-agents-items.js';
 export { fromAnthropic } from './from-anthropic.js';

@@ -50,9 +50,11 @@ export function exportedNames(files: string[]): Map<string, ExportedName[]> {
     const names = checker.getExportsOfModule(module).map((symbol) => {
       const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
       const declaration = target.declarations?.[0];
+      // `export type { SomeClass }` exports a type only, though the class is a value.
+      const typeOnly = symbol.declarations?.some((d) => ts.isTypeOnlyImportOrExportDeclaration(d)) ?? false;
       return {
         name: symbol.name,
-        kind: target.flags & ts.SymbolFlags.Value ? 'value' : 'type',
+        kind: target.flags & ts.SymbolFlags.Value && !typeOnly ? 'value' : 'type',
         declaredIn: declaration === undefined ? '' : relative(root, declaration.getSourceFile().fileName),
       } satisfies ExportedName;
     });

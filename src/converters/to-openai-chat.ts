@@ -13,7 +13,7 @@ import {
 } from './openai-chat-types.js';
 
 /** What a tool message carries in place of an image: tool messages carry text only. */
-export const OMITTED_TOOL_IMAGE = '[image omitted: OpenAI chat tool messages carry text only]';
+const OMITTED_TOOL_IMAGE = '[image omitted: OpenAI chat tool messages carry text only]';
 
 function userParts(content: readonly ContentPart[]): (OpenAIChatTextPart | OpenAIChatImagePart)[] {
   return content.map((part) =>

@@ -9,6 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^@lousho\/build-ai-agent\/testing$/, replacement: src('testing/index.ts') },
       { find: /^@lousho\/build-ai-agent\/executor$/, replacement: src('executor/index.ts') },
+      { find: /^@lousho\/build-ai-agent\/converters$/, replacement: src('converters/index.ts') },
       { find: /^@lousho\/build-ai-agent\/bullmq$/, replacement: src('integrations/bullmq-worker.ts') },
       { find: /^@lousho\/build-ai-agent\/pg-boss$/, replacement: src('integrations/pg-boss-worker.ts') },
       { find: /^@lousho\/build-ai-agent$/, replacement: src('index.ts') },

@@ -11,32 +11,22 @@ export { createAgent } from './agent/create-agent.js';
 export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './agent/mcp-server-config.js';
 export { recallTool } from './agent/recall-tool.js';
 export type { ToolSearchOptions } from './agent/tool-search.js';
-export { SEARCH_TOOL_NAME } from './agent/tool-search.js';
 export type { CompactMessagesOptions, CompactMessagesResult } from './compaction/compact-messages.js';
 export { compactMessages } from './compaction/compact-messages.js';
 export type { CompactionHookOptions, CompactionInfo } from './compaction/compaction-hook.js';
 export { createCompactionHook } from './compaction/compaction-hook.js';
 export type { CompactorStrategyOptions } from './compaction/compactor-strategy.js';
-export { COMPACTOR_STRATEGY_NAME, compactorStrategy } from './compaction/compactor-strategy.js';
-export { FOLD_STEP_NAME, isFoldMarker } from './compaction/fold-turns.js';
+export { compactorStrategy } from './compaction/compactor-strategy.js';
 export type { CompactionLayers } from './compaction/layers.js';
-export { isPrunedMarker, MARKER_ARGS_MAX_CHARS, prunedMarker } from './compaction/marker.js';
-export { DEFAULT_THRESHOLD_PERCENT, FALLBACK_CONTEXT_WINDOW } from './compaction/options.js';
-export { OVERFLOW_RECOVERY_NAME } from './compaction/overflow-recovery.js';
-export { DEFAULT_PROTECTED_TOKENS } from './compaction/protected-tail.js';
 export type { ProviderCompactionStrategyOptions } from './compaction/provider-compaction.js';
-export { PROVIDER_COMPACTION_STRATEGY_NAME, providerCompactionStrategy } from './compaction/provider-compaction.js';
+export { providerCompactionStrategy } from './compaction/provider-compaction.js';
 export type { PruneOptions } from './compaction/prune-tool-results.js';
-export {
-  DEFAULT_DIGEST_CHARS,
-  PRUNE_STRATEGY_NAME,
-  pruneToolResultsStrategy,
-} from './compaction/prune-tool-results.js';
+export { pruneToolResultsStrategy } from './compaction/prune-tool-results.js';
 export type { PrunedResultStore } from './compaction/pruned-store.js';
-export { MemoryPrunedResultStore, RECALL_TOOL_NAME } from './compaction/pruned-store.js';
+export { MemoryPrunedResultStore } from './compaction/pruned-store.js';
 export type { SummarizeStrategyOptions } from './compaction/summarize.js';
-export { SUMMARIZE_STRATEGY_NAME, SUMMARY_HEADER, summarizeStrategy } from './compaction/summarize.js';
-export { TWO_PHASE_STRATEGY_NAME, twoPhaseStrategy } from './compaction/two-phase.js';
+export { summarizeStrategy } from './compaction/summarize.js';
+export { twoPhaseStrategy } from './compaction/two-phase.js';
 export type { CompactionInput, CompactionResult, CompactionStrategy } from './compaction/types.js';
 export { isCompactionStrategy } from './compaction/types.js';
 export type {
@@ -68,87 +58,14 @@ export type { RequestBudget, SizedRequest, WindowQuery, WindowSource } from './c
 export type { ModelUsage, RunUsage } from './contracts/run-usage.js';
 export type { ToolDefinition } from './contracts/tool-definition.js';
 export type { Usage } from './contracts/usage.js';
-// Converters: other libraries' transcripts to our messages and back.
-export type { AgentsItem, AgentsMetadata } from './converters/agents-items-types.js';
-export type {
-  AnthropicContentBlock,
-  AnthropicImageBlockParam,
-  AnthropicImageMediaType,
-  AnthropicMessageParam,
-  AnthropicMetadata,
-  AnthropicOtherBlock,
-  AnthropicTextBlockParam,
-  AnthropicToolResultBlockParam,
-  AnthropicToolUseBlockParam,
-  AnthropicTranscript,
-} from './converters/anthropic-types.js';
-export type { ConvertOptions } from './converters/checked-transcript.js';
-export { fromAgentsItems } from './converters/from-agents-items.js';
-export { fromAnthropic } from './converters/from-anthropic.js';
-export { fromClaudeCode } from './converters/from-claude-code.js';
-export { fromCodexRollout } from './converters/from-codex-rollout.js';
-export { fromLangChain } from './converters/from-langchain.js';
-export { fromModelMessages } from './converters/from-model-messages.js';
-export { fromOpenAIChat } from './converters/from-openai-chat.js';
-export { fromOpenAIResponses } from './converters/from-openai-responses.js';
-export { fromOpencode } from './converters/from-opencode.js';
-export { fromOpenHands } from './converters/from-openhands.js';
-export { fromSweAgent } from './converters/from-swe-agent.js';
-export { fromTauBench } from './converters/from-tau-bench.js';
-export type { LogReading, ReportedUsage } from './converters/log-reading.js';
-export type {
-  JSONObject,
-  JSONValue,
-  ModelFilePart,
-  ModelImagePart,
-  ModelMessageMetadata,
-  ModelMessageShape,
-  ModelProviderOptions,
-  ModelReasoningPart,
-  ModelTextPart,
-  ModelToolCallPart,
-  ModelToolResultContent,
-  ModelToolResultOutput,
-  ModelToolResultPart,
-} from './converters/model-message-types.js';
-export type {
-  OpenAIChatAssistantMessage,
-  OpenAIChatImagePart,
-  OpenAIChatMessage,
-  OpenAIChatMetadata,
-  OpenAIChatSystemMessage,
-  OpenAIChatTextPart,
-  OpenAIChatToolCall,
-  OpenAIChatToolMessage,
-  OpenAIChatUserMessage,
-} from './converters/openai-chat-types.js';
-export type {
-  ResponsesFunctionCall,
-  ResponsesFunctionCallOutput,
-  ResponsesInputImage,
-  ResponsesInputItem,
-  ResponsesInputText,
-  ResponsesItemStatus,
-  ResponsesMessageItem,
-  ResponsesMetadata,
-  ResponsesOtherItem,
-  ResponsesOtherPart,
-  ResponsesOutputText,
-} from './converters/openai-responses-types.js';
-export { toAgentsItems } from './converters/to-agents-items.js';
-export { toAnthropic } from './converters/to-anthropic.js';
-export type { ToModelMessagesOptions } from './converters/to-model-messages.js';
-export { toModelMessages } from './converters/to-model-messages.js';
-export { toOpenAIChat } from './converters/to-openai-chat.js';
-export { toOpenAIResponses } from './converters/to-openai-responses.js';
 export type { BudgetUsage, TokenBudgetOptions } from './core/budget.js';
-export { DEFAULT_SOFT_THRESHOLD, TokenBudget } from './core/budget.js';
+export { TokenBudget } from './core/budget.js';
 export type { CompactorOptions, MessageAdapter, RecoverAction, RecoverResult } from './core/compaction.js';
-export { Compactor, DEFAULT_TAIL_MESSAGES } from './core/compaction.js';
+export { Compactor } from './core/compaction.js';
 export type { LLMSummarizerOptions } from './core/llm-summarizer.js';
 export { LLMSummarizer } from './core/llm-summarizer.js';
 export type { SummarizeContext, Summarizer } from './core/summarizer.js';
-export { DEFAULT_TRUNCATE_MAX_CHARS, TruncatingSummarizer } from './core/summarizer.js';
+export { TruncatingSummarizer } from './core/summarizer.js';
 export { DEFAULT_SUMMARY_PROMPT } from './core/summary-prompt.js';
 export type { LoushoErrorCode, LoushoErrorOptions, SerializedLoushoError } from './errors/lousho-error.js';
 export { LoushoError } from './errors/lousho-error.js';
@@ -177,7 +94,7 @@ export type { FrameworkCompactionOptions } from './integrations/conversation-com
 export { contentText, reasoningText } from './messages/content.js';
 export { isPinned, pinMessage } from './messages/pin.js';
 export type { TranscriptRepair } from './messages/repair.js';
-export { MISSING_RESULT_TEXT, repairTranscript } from './messages/repair.js';
+export { repairTranscript } from './messages/repair.js';
 export type { Turn } from './messages/turns.js';
 export { groupTurns } from './messages/turns.js';
 export type {
@@ -215,7 +132,6 @@ export { createOpenAIResponses } from './providers/openai-responses.js';
 export type { ResponsesReasoningSummary } from './providers/openai-responses-request.js';
 export type { PromptCacheOption } from './providers/prompt-cache-option.js';
 export type { TimeoutOptions } from './providers/request-timeout.js';
-export { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS } from './providers/request-timeout.js';
 export type { ProviderFactory } from './providers/resolve-provider.js';
 export { registerProvider, resolveProvider } from './providers/resolve-provider.js';
 export type { RetryOptions } from './providers/retry.js';
@@ -224,7 +140,6 @@ export { driveSession } from './sessions/drive-session.js';
 export { FileSessionStore } from './sessions/file-store.js';
 export type { KVClient } from './sessions/kv-store.js';
 export { KVSessionStore } from './sessions/kv-store.js';
-export { DEFAULT_LEASE_MS } from './sessions/lease.js';
 export type { ListedSession } from './sessions/list-sessions.js';
 export { listSessions } from './sessions/list-sessions.js';
 export type { PostgresPool } from './sessions/postgres-store.js';

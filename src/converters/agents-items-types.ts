@@ -3,6 +3,8 @@
  * store. Our own structural type, so the package needs no Agents SDK package.
  */
 
+import type { CarriedPart } from './carried-parts.js';
+
 /** One AgentInputItem: a message, a function_call, a function_call_result, or another item (reasoning, hosted tools). */
 export interface AgentsItem {
   /** The item's kind, e.g. 'message', 'function_call', 'function_call_result'; a message may leave it out. */
@@ -27,12 +29,7 @@ export interface AgentsMetadata {
   /** The same, after the last message. */
   after?: unknown[];
   /** Content parts our Message cannot hold (files, audio), with their positions. */
-  parts?: {
-    /** Its index among the parts of the original message. */
-    at: number;
-    /** The part as it was, unchanged. */
-    part: unknown;
-  }[];
+  parts?: CarriedPart[];
 }
 
 /** The metadata key of the Agents converters. */

@@ -3,6 +3,8 @@
  * package needs no Anthropic package; they are assignable to the SDK's MessageParam.
  */
 
+import type { CarriedPart } from './carried-parts.js';
+
 /** The image types a base64 image source may have: JPEG, PNG, GIF or WebP. */
 export type AnthropicImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
 
@@ -94,12 +96,7 @@ export interface AnthropicTranscript {
 /** What the Anthropic converters keep in `metadata.anthropic`: blocks our Message cannot hold, with their positions. */
 export interface AnthropicMetadata {
   /** Content blocks our Message cannot hold (thinking, documents, server tool blocks), with their positions. */
-  parts?: {
-    /** Its index among the parts of the original message. */
-    at: number;
-    /** The part as it was, unchanged. */
-    part: unknown;
-  }[];
+  parts?: CarriedPart[];
 }
 
 /** The metadata key of the Anthropic converters. */

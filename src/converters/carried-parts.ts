@@ -8,6 +8,7 @@ import type { Message, MessageMetadata } from '../messages/types.js';
 export interface CarriedPart {
   /** Its index among the parts of the original message. */
   at: number;
+  /** The part as it was, unchanged. */
   part: unknown;
 }
 

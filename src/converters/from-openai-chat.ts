@@ -93,6 +93,8 @@ function fromChatMessage(m: unknown, i: number): Message {
       const calls = toolCalls(m.tool_calls, i, raw);
       let content: string | TextPart[];
       if (typeof m.content === 'string') content = m.content;
+      // No parts beside tool calls says what content null says: read alike, written back as null.
+      else if (Array.isArray(m.content) && m.content.length === 0 && calls !== undefined) content = '';
       else if (Array.isArray(m.content)) content = textParts(m.content, i, true);
       else if (m.content === null || m.content === undefined) content = typeof m.refusal === 'string' ? m.refusal : '';
       else throw invalidInput(WHERE, `messages[${i}]`, i, 'has content that is not text', PARTS_FIX);

@@ -3,6 +3,8 @@
  * so the package needs no AI SDK package; they are assignable to the SDK's ModelMessage.
  */
 
+import type { CarriedPart } from './carried-parts.js';
+
 /** A JSON value, as providerOptions and json tool outputs hold. */
 export type JSONValue = null | string | number | boolean | JSONObject | JSONValue[];
 /** A JSON object; a key whose value is undefined is left out when the object is serialized. */
@@ -223,12 +225,7 @@ export interface ModelMessageMetadata {
   /** The tool output type when it was not 'text' or 'content'. */
   output?: 'json' | 'error-json' | 'execution-denied';
   /** Parts our Message cannot hold (reasoning, files, provider-executed tools), with their positions. */
-  parts?: {
-    /** Its index among the parts of the original message. */
-    at: number;
-    /** The part as it was, unchanged. */
-    part: unknown;
-  }[];
+  parts?: CarriedPart[];
   /** Parts of the tool message other than tool results (approval responses) just before and after this result. */
   before?: unknown[];
   /** The same, after this result (set on the tool message's last result). */

@@ -4,6 +4,8 @@
  * built-in tool calls) are given back as they were read.
  */
 
+import type { CarriedPart } from './carried-parts.js';
+
 /** A text part of an input message or a function_call_output. */
 export interface ResponsesInputText {
   /** Marks an input text part. */
@@ -152,12 +154,7 @@ export interface ResponsesMetadata {
   /** The same, after the last message. */
   after?: unknown[];
   /** Content parts our Message cannot hold, with their positions. */
-  parts?: {
-    /** Its index among the parts of the original message. */
-    at: number;
-    /** The part as it was, unchanged. */
-    part: unknown;
-  }[];
+  parts?: CarriedPart[];
 }
 
 /** The metadata key of the Responses converters. */

@@ -1,18 +1,14 @@
-/** A usage object of the AI SDK: ai 6 (language model v3) nests the input tokens, ai 5 (v2) gives a number. */
-export interface AISDKUsageShape {
-  /** The prompt tokens: a number (ai 5), or an object whose `total` holds them (ai 6); absent when not reported. */
-  inputTokens?:
-    | number
-    | {
-        /** All the prompt tokens, cached ones included; absent when the provider did not report them. */
-        total?: number | undefined;
-      }
-    | undefined;
-}
+import type { AISDKUsage } from '../providers/ai-sdk-spec.js';
+import { aiSDKUsage } from '../providers/ai-sdk-usage.js';
 
-/** The prompt tokens a usage object reports, when it does. */
+/**
+ * A usage object of the AI SDK, of any version: ai 5 (language model v2) gives numbers, ai 6
+ * and later nest the input tokens. The AI SDK adapter's type (`providers/ai-sdk-spec.ts` owns
+ * it), under the name the integrations have always exported.
+ */
+export type AISDKUsageShape = AISDKUsage;
+
+/** The prompt tokens a usage object reports, when it does: read as the AI SDK adapter reads them. */
 export function inputTokensOf(usage: AISDKUsageShape | undefined): number | undefined {
-  const input = usage?.inputTokens;
-  if (typeof input === 'number') return input;
-  return typeof input?.total === 'number' ? input.total : undefined;
+  return aiSDKUsage(usage).inputTokens;
 }

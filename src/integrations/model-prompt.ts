@@ -2,13 +2,10 @@ import { modelMessagesToMessages } from '../converters/from-model-messages.js';
 import type { ModelImagePart, ModelMessageShape } from '../converters/model-message-types.js';
 import { toModelMessages } from '../converters/to-model-messages.js';
 import type { Message } from '../messages/types.js';
+import type { AISDKPromptMessageShape } from '../providers/ai-sdk-spec.js';
 
-/** A message of an AI SDK prompt: a ModelMessage, or a language-model (v2/v3) prompt message. */
-export interface PromptMessage {
-  role: string;
-  content: unknown;
-  providerOptions?: unknown;
-}
+/** A message of an AI SDK prompt: a ModelMessage, or a language-model prompt message (the adapter's shape). */
+export type PromptMessage = AISDKPromptMessageShape;
 
 function isImage(part: { type: string }): part is ModelImagePart {
   return part.type === 'image';

@@ -1,3 +1,10 @@
+import type {
+  ModelTextPart,
+  ModelToolCallPart,
+  ModelToolResultContent,
+  ModelToolResultOutput,
+  ModelToolResultPart,
+} from '../converters/model-message-types.js';
 import { contentText, textPartsOf } from '../messages/content.js';
 import { readImageHeader } from '../messages/image-header.js';
 import type { AssistantPart, ContentPart, ImagePart, Message, ToolMessage } from '../messages/types.js';
@@ -20,10 +27,12 @@ export type AISDKFileData =
   | { type: 'data'; data: Uint8Array | string }
   | { type: 'url'; url: URL };
 
-export interface AISDKTextPart {
-  type: 'text';
-  text: string;
-}
+/**
+ * The parts a language-model prompt shares with a ModelMessage are the converters' types
+ * (`converters/model-message-types.ts` owns the AI SDK's part shapes); only what the prompt
+ * writes differently is declared here: file data, and v4's file form of an image in a result.
+ */
+export type AISDKTextPart = ModelTextPart;
 
 export interface AISDKFilePart {
   type: 'file';
@@ -33,33 +42,21 @@ export interface AISDKFilePart {
   providerOptions?: Record<string, Record<string, string>>;
 }
 
-export interface AISDKToolCallPart {
-  type: 'tool-call';
-  toolCallId: string;
-  toolName: string;
-  /** The parsed arguments (a JSON value), not their text. */
-  input: unknown;
-}
+/** A tool call: its parsed arguments (a JSON value) as `input`, not their text. */
+export type AISDKToolCallPart = ModelToolCallPart;
 
 /** One piece of a tool result with images: v2 'media', v3 'image-data' / 'image-url', v4 'file'. */
 export type AISDKToolResultContent =
-  | { type: 'text'; text: string }
-  | { type: 'media'; data: string; mediaType: string }
-  | { type: 'image-data'; data: string; mediaType: string }
-  | { type: 'image-url'; url: string }
+  | Extract<ModelToolResultContent, { type: 'text' | 'media' | 'image-data' | 'image-url' }>
   | { type: 'file'; data: { type: 'data'; data: string } | { type: 'url'; url: URL }; mediaType: string };
 
 export type AISDKToolResultOutput =
-  | { type: 'text'; value: string }
-  | { type: 'error-text'; value: string }
+  | Extract<ModelToolResultOutput, { type: 'text' | 'error-text' }>
   | { type: 'content'; value: AISDKToolResultContent[] };
 
-export interface AISDKToolResultPart {
-  type: 'tool-result';
-  toolCallId: string;
-  toolName: string;
+export type AISDKToolResultPart = Omit<ModelToolResultPart, 'output' | 'providerOptions'> & {
   output: AISDKToolResultOutput;
-}
+};
 
 /** One message of the prompt this adapter sends. */
 export type AISDKPromptMessage =

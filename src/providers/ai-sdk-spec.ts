@@ -5,10 +5,24 @@
  * of any of those versions is an AISDKLanguageModel as it is.
  */
 
+/**
+ * One message of an AI SDK prompt, of any version: a ModelMessage, or a language-model
+ * (v2, v3, v4) prompt message. The adapter and the integrations (middleware, prepareStep)
+ * read prompts as this.
+ */
+export interface AISDKPromptMessageShape {
+  /** 'system', 'user', 'assistant' or 'tool'. */
+  role: string;
+  /** The role's content: a string, or its parts. */
+  content: unknown;
+  /** Per-provider options of the message; absent when it has none. */
+  providerOptions?: unknown;
+}
+
 /** What doGenerate and doStream receive. Loose on purpose: every version's call options fit it. */
 export interface AISDKCallOptions {
   /** The messages (system, user, assistant, tool), each with its role's content. */
-  prompt: ReadonlyArray<{ readonly role: string; readonly content: unknown }>;
+  prompt: ReadonlyArray<Readonly<AISDKPromptMessageShape>>;
   /** The tools the model may call; the adapter sends function tools only. */
   tools?: ReadonlyArray<{ readonly type: string; readonly name: string }>;
   /** Plain text, or JSON that matches `schema` (structured output). */

@@ -1,20 +1,6 @@
-import { contentText } from '../messages/content.js';
-import { imageUrl } from '../messages/image-source.js';
-import type { ContentPart, Message } from '../messages/types.js';
-import { argumentsText } from '../models/estimate-tokens.js';
-
-/** A chat-completions message, as sent (only what this library writes). */
-export type ChatMessage =
-  | { role: 'system'; content: string | ChatTextPart[] }
-  | { role: 'user'; content: string | ChatPart[] }
-  | {
-      role: 'assistant';
-      content: string | ChatTextPart[] | null;
-      tool_calls?: ChatToolCall[];
-      reasoning_content?: string;
-      reasoning?: string;
-    }
-  | { role: 'tool'; tool_call_id: string; content: string | ChatTextPart[] };
+import type { OpenAIChatAssistantMessage, OpenAIChatImagePart } from '../converters/openai-chat-types.js';
+import { openAIChatMessages } from '../converters/to-openai-chat.js';
+import type { Message } from '../messages/types.js';
 
 /** A prompt-cache breakpoint on a content part, as OpenRouter passes it to Anthropic models. */
 export interface ChatCacheControl {
@@ -22,37 +8,32 @@ export interface ChatCacheControl {
   ttl?: '5m' | '1h';
 }
 
-/** A text part of a message's content. */
+/** A text part of a message's content, with the cache breakpoint a provider may put on it. */
 export interface ChatTextPart {
   type: 'text';
   text: string;
   cache_control?: ChatCacheControl;
 }
 
-export type ChatPart =
-  | ChatTextPart
+/** A text or image part of a user message, with the cache breakpoint a provider may put on it. */
+export type ChatPart = ChatTextPart | (OpenAIChatImagePart & { cache_control?: ChatCacheControl });
+
+/**
+ * A chat-completions message as a provider sends it: what {@link openAIChatMessages} writes
+ * (assistant and tool content flattened to text), plus the wire extras, cache breakpoints and
+ * the reasoning a server wants back.
+ */
+export type ChatMessage =
+  | { role: 'system'; content: string | ChatTextPart[] }
+  | { role: 'user'; content: string | ChatPart[] }
   | {
-      type: 'image_url';
-      image_url: { url: string; detail?: 'low' | 'high' | 'auto' };
-      cache_control?: ChatCacheControl;
-    };
-
-export interface ChatToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
-
-function userParts(content: ContentPart[]): ChatPart[] {
-  return content.map((part) =>
-    part.type === 'text'
-      ? { type: 'text', text: part.text }
-      : {
-          type: 'image_url',
-          image_url: { url: imageUrl(part), ...(part.detail === undefined ? {} : { detail: part.detail }) },
-        },
-  );
-}
+      role: 'assistant';
+      content: string | ChatTextPart[] | null;
+      tool_calls?: OpenAIChatAssistantMessage['tool_calls'];
+      reasoning_content?: string;
+      reasoning?: string;
+    }
+  | { role: 'tool'; tool_call_id: string; content: string | ChatTextPart[] };
 
 /** Where an assistant message's reasoning goes back: to the provider of this name, in this field. */
 export interface ReasoningReturn {
@@ -70,44 +51,33 @@ function ownReasoning(content: Message['content'], provider: string): string {
   return texts.join('\n');
 }
 
+/** Text parts as one string, joined with newlines: several servers (DeepSeek, Mistral) take only a string there. */
+function flat(content: string | readonly { text: string }[]): string {
+  return typeof content === 'string' ? content : content.map((p) => p.text).join('\n');
+}
+
 /**
- * Our messages in the chat-completions format. `metadata` is never sent; images in tool
- * results become a note. With `reasoning`, an assistant message that holds reasoning this
+ * Our messages in the chat-completions format: the messages {@link openAIChatMessages}
+ * writes (the converter `toOpenAIChat()` writes the same, with the names it kept), with the
+ * text of assistant and tool messages as one string, which every compatible server takes.
+ * `metadata` is not sent. With `reasoning`, an assistant message that holds reasoning this
  * provider wrote and made tool calls sends it back in `reasoning.field` (DeepSeek's thinking
  * mode refuses a tool-call turn without it); other reasoning is not sent.
  */
 export function toChatMessages(messages: readonly Message[], reasoning?: ReasoningReturn): ChatMessage[] {
-  return messages.map((m): ChatMessage => {
-    switch (m.role) {
-      case 'system':
-        return { role: 'system', content: m.content };
-      case 'user':
-        return { role: 'user', content: typeof m.content === 'string' ? m.content : userParts(m.content) };
-      case 'assistant': {
-        const text = contentText(m.content);
-        const calls = m.toolCalls ?? [];
-        const thought =
-          reasoning === undefined || calls.length === 0 ? '' : ownReasoning(m.content, reasoning.provider);
-        return {
-          role: 'assistant',
-          content: text === '' && calls.length > 0 ? null : text,
-          ...(thought === '' || reasoning === undefined ? {} : { [reasoning.field]: thought }),
-          ...(calls.length === 0
-            ? {}
-            : {
-                tool_calls: calls.map((c) => ({
-                  id: c.id,
-                  type: 'function' as const,
-                  function: { name: c.name, arguments: argumentsText(c.arguments) },
-                })),
-              }),
-        };
-      }
-      default: {
-        const images = typeof m.content === 'string' ? 0 : m.content.filter((p) => p.type === 'image').length;
-        const note = images === 0 ? '' : `\n[${images} image(s) omitted: tool results can only carry text here]`;
-        return { role: 'tool', tool_call_id: m.toolCallId, content: contentText(m.content) + note };
-      }
-    }
+  const chat = openAIChatMessages(messages, { names: false });
+  return chat.map((c, i): ChatMessage => {
+    const m = messages[i] as Message;
+    if (c.role === 'tool') return { role: 'tool', tool_call_id: c.tool_call_id, content: flat(c.content) };
+    if (c.role !== 'assistant') return c as ChatMessage;
+    const calls = c.tool_calls ?? [];
+    const thought = reasoning === undefined || calls.length === 0 ? '' : ownReasoning(m.content, reasoning.provider);
+    const text = c.content === null ? '' : flat(c.content);
+    return {
+      role: 'assistant',
+      content: text === '' && calls.length > 0 ? null : text,
+      ...(thought === '' || reasoning === undefined ? {} : { [reasoning.field]: thought }),
+      ...(calls.length === 0 ? {} : { tool_calls: calls }),
+    };
   });
 }

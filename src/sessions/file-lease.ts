@@ -1,4 +1,5 @@
 import { link, readFile, rename, unlink } from 'node:fs/promises';
+import { leaseDecision } from './lease.js';
 import type { LeaseState } from './store.js';
 import { NotWrittenHere } from './store-errors.js';
 
@@ -66,9 +67,8 @@ export async function acquireFileLease(
     if (created) return { acquired: true, ...mine };
     const current = await readLock(files.lock);
     if (current === undefined) continue; // released in between: try to create it again
-    if (current.holder !== holder && current.holder !== takeOver && current.expiresAt > Date.now()) {
-      return { acquired: false, ...current };
-    }
+    const state = leaseDecision(current, holder, ttlMs, takeOver, Date.now());
+    if (!state.acquired) return state;
     await files.withTemporary(JSON.stringify(mine), (path) => rename(path, files.lock));
     const now = await readLock(files.lock);
     if (now?.holder === holder) return { acquired: true, ...now };
@@ -83,7 +83,7 @@ export async function acquireFileLease(
 /** Extends the caller's lease (or takes it again when it lapsed and nobody took it). */
 export async function renewFileLease(files: LeaseFiles, holder: string, ttlMs: number): Promise<boolean> {
   const current = await readLock(files.lock);
-  if (current !== undefined && current.holder !== holder && current.expiresAt > Date.now()) return false;
+  if (!leaseDecision(current, holder, ttlMs, undefined, Date.now()).acquired) return false;
   await files.ensureDirs();
   const mine = { holder, expiresAt: Date.now() + ttlMs };
   await files.withTemporary(JSON.stringify(mine), (path) => rename(path, files.lock));

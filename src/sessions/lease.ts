@@ -43,3 +43,25 @@ export function sessionBusy(id: string, what: string, lease: LeaseState, ttlMs: 
     { details: { id, holder: lease.holder, expiresAt: lease.expiresAt, leaseMs: ttlMs } },
   );
 }
+
+/**
+ * The lease rule: whether `holder` gets the lease given the current one. Yes when there is
+ * none, it expired, or it is already `holder`'s or `takeOver`'s; a renewal is the same call
+ * without `takeOver`. The memory, file and SQLite stores decide with it; Postgres and Redis
+ * apply the same rule in their atomic statement and script (by the server's clock).
+ */
+export function leaseDecision(
+  current: { holder: string; expiresAt: number } | undefined,
+  holder: string,
+  ttlMs: number,
+  takeOver: string | undefined,
+  now: number,
+): LeaseState {
+  const free =
+    current === undefined ||
+    current.holder === holder ||
+    (takeOver !== undefined && current.holder === takeOver) ||
+    Number(current.expiresAt) <= now;
+  if (!free) return { acquired: false, holder: current.holder, expiresAt: Number(current.expiresAt) };
+  return { acquired: true, holder, expiresAt: now + ttlMs };
+}

@@ -4,8 +4,9 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { checkOptions } from '../errors/check-options.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
+import { leaseDecision } from './lease.js';
 import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
-import { LEASE_TABLE_COLUMNS, LOG_TABLE_COLUMNS, leaseDecision, SNAPSHOT_TABLE_COLUMNS } from './sql-schema.js';
+import { LEASE_TABLE_COLUMNS, LOG_TABLE_COLUMNS, SNAPSHOT_TABLE_COLUMNS } from './sql-schema.js';
 import type {
   AppendOptions,
   LeaseState,

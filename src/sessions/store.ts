@@ -1,3 +1,4 @@
+import { leaseDecision } from './lease.js';
 import { checkId, conflict } from './store-errors.js';
 
 /**
@@ -148,22 +149,14 @@ export class MemorySessionStore implements SessionStore {
 
   async acquire(id: string, holder: string, ttlMs: number, takeOver?: string): Promise<LeaseState> {
     checkId(this, id);
-    const now = Date.now();
-    const lease = this.#leases.get(id);
-    if (lease !== undefined && lease.expiresAt > now && lease.holder !== holder && lease.holder !== takeOver) {
-      return { acquired: false, ...lease };
-    }
-    const taken = { holder, expiresAt: now + ttlMs };
-    this.#leases.set(id, taken);
-    return { acquired: true, ...taken };
+    const state = leaseDecision(this.#leases.get(id), holder, ttlMs, takeOver, Date.now());
+    if (state.acquired) this.#leases.set(id, { holder, expiresAt: state.expiresAt });
+    return state;
   }
 
   async renew(id: string, holder: string, ttlMs: number): Promise<boolean> {
     checkId(this, id);
-    const lease = this.#leases.get(id);
-    if (lease !== undefined && lease.holder !== holder && lease.expiresAt > Date.now()) return false;
-    this.#leases.set(id, { holder, expiresAt: Date.now() + ttlMs });
-    return true;
+    return (await this.acquire(id, holder, ttlMs)).acquired;
   }
 
   async release(id: string, holder: string): Promise<void> {

@@ -147,7 +147,9 @@ export async function runFrameworks(options: { steps?: number; repetitions?: num
   const steps = options.steps ?? FRAMEWORK_STEPS;
   const repetitions = options.repetitions ?? Number(process.env.LOUSHO_BENCH_REPS ?? 3);
   const rows: FrameworkRow[] = [];
-  for (const integration of integrations()) {
+  // LOUSHO_BENCH_ONLY=<part of a name> runs only the integrations whose name holds it (a quick look at one).
+  const only = process.env.LOUSHO_BENCH_ONLY;
+  for (const integration of integrations().filter((i) => only === undefined || i.name.includes(only))) {
     await integration.run(Math.min(steps, WARM_UP_STEPS));
     const runs: FrameworkRun[] = [];
     for (let r = 0; r < repetitions; r++) {

@@ -9,7 +9,9 @@
  * gpt-tokenizer recount of the prompt our code was handed at the last step. It reports the
  * median of the runs and their range, and the wall-clock ratio beside it.
  *
- * Run it alone with `npm run bench -- frameworks` or `npx tsx bench/frameworks.ts`.
+ * Run it alone with `npm run bench -- frameworks` or `npx tsx bench/frameworks.ts`;
+ * `LOUSHO_BENCH_ONLY=<part of a name> npx tsx bench/frameworks.ts` runs only the integrations
+ * whose name holds it (a look at one after a change; its table is not the section's).
  */
 
 import { pathToFileURL } from 'node:url';

@@ -9,7 +9,9 @@
  * gpt-tokenizer recount of the prompt our code was handed at the last step. It reports the
  * median of the runs and their range, and the wall-clock ratio beside it.
  *
- * Run it alone with `npm run bench -- frameworks` or `npx tsx bench/frameworks.ts`.
+ * Run it alone with `npm run bench -- frameworks` or `npx tsx bench/frameworks.ts`;
+ * `LOUSHO_BENCH_ONLY=<part of a name> npx tsx bench/frameworks.ts` runs only the integrations
+ * whose name holds it (a look at one after a change; its table is not the section's).
  */
 
 import { pathToFileURL } from 'node:url';
@@ -147,7 +149,9 @@ export async function runFrameworks(options: { steps?: number; repetitions?: num
   const steps = options.steps ?? FRAMEWORK_STEPS;
   const repetitions = options.repetitions ?? Number(process.env.LOUSHO_BENCH_REPS ?? 3);
   const rows: FrameworkRow[] = [];
-  for (const integration of integrations()) {
+  // LOUSHO_BENCH_ONLY=<part of a name> runs only the integrations whose name holds it (a quick look at one).
+  const only = process.env.LOUSHO_BENCH_ONLY;
+  for (const integration of integrations().filter((i) => only === undefined || i.name.includes(only))) {
     await integration.run(Math.min(steps, WARM_UP_STEPS));
     const runs: FrameworkRun[] = [];
     for (let r = 0; r < repetitions; r++) {

@@ -131,6 +131,16 @@ export class CompactingSession<I extends AgentsItem = AgentsItem> implements Age
 
   /** Replaces the last `pop` stored items with `tail`; puts them back if writing `tail` fails. */
   async #replaceTail(keep: number, pop: number, tail: AgentsItem[]): Promise<void> {
+    const inner = this.#inner as { replaceNewestItems?: (pop: number, items: AgentsItem[]) => Promise<void> };
+    // Ours (AgentsStoreSession) replaces them in one write, where each popItem() would write it all.
+    if (typeof inner.replaceNewestItems === 'function') await inner.replaceNewestItems(pop, tail);
+    else await this.#popAndAdd(pop, tail);
+    this.written = tail.length;
+    this.#conversation.settle(keep, tail);
+  }
+
+  /** Pops `pop` items and adds `tail`; puts the popped ones back if adding fails. */
+  async #popAndAdd(pop: number, tail: AgentsItem[]): Promise<void> {
     const popped: I[] = [];
     for (let i = 0; i < pop; i++) {
       const item = await this.#inner.popItem();
@@ -142,8 +152,6 @@ export class CompactingSession<I extends AgentsItem = AgentsItem> implements Age
       await this.#inner.addItems(popped);
       throw error;
     }
-    this.written = tail.length;
-    this.#conversation.settle(keep, tail);
   }
 
   /** Rewrites the whole stored history (after a compaction of its oldest part). */
@@ -181,6 +189,12 @@ export class CompactingSession<I extends AgentsItem = AgentsItem> implements Age
   /** Rewrites the wrapped session's history; puts the old one back if writing the new one fails. */
   async #replace(old: AgentsItem[], next: AgentsItem[]): Promise<AgentsItem[]> {
     // The converters write each item back with the fields it came with: the wrapped session's own item type.
+    const inner = this.#inner as { replaceNewestItems?: (pop: number, items: AgentsItem[]) => Promise<void> };
+    if (typeof inner.replaceNewestItems === 'function') {
+      // Ours rewrites its log in one entry: nothing is lost if it fails.
+      await inner.replaceNewestItems(old.length, next);
+      return next;
+    }
     await this.#inner.clearSession();
     try {
       await this.#inner.addItems(next as I[]);

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentsItem } from '../converters/agents-items-types.js';
+import { fromAgentsItems } from '../converters/from-agents-items.js';
+import { findPairingProblem } from '../messages/validate.js';
+import { MemorySessionStore } from '../sessions/store.js';
+import { prose } from '../test-support/text.js';
+import { AgentsStoreSession } from './agents-store-session.js';
+import { compactingSession } from './compacting-session.js';
+
+/** One turn as the Agents SDK's runner stores it: a question, one read and its result, an answer. */
+function turnItems(turn: number, size = 2_000): AgentsItem[] {
+  const callId = `call_${turn}`;
+  return [
+    { type: 'message', role: 'user', content: `question ${turn}` },
+    { type: 'function_call', callId, name: 'read', arguments: JSON.stringify({ i: turn }), status: 'completed' },
+    {
+      type: 'function_call_result',
+      name: 'read',
+      callId,
+      status: 'completed',
+      output: { type: 'text', text: prose(turn, size) },
+    },
+    {
+      type: 'message',
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: `answer ${turn}` }],
+    },
+  ];
+}
+
+describe('AgentsStoreSession.replaceNewestItems()', () => {
+  it('replaces the newest items in one log entry, which another session on the same store reads', async () => {
+    const store = new MemorySessionStore();
+    const session = new AgentsStoreSession({ store, sessionId: 's' });
+    for (let turn = 0; turn < 3; turn++) await session.addItems(turnItems(turn, 100));
+    const before = (await store.read('s')).entries.length;
+    const answer: AgentsItem = {
+      type: 'message',
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: 'a shorter answer' }],
+    };
+    await session.replaceNewestItems(1, [answer]);
+    expect((await store.read('s')).entries.length).toBe(before + 1);
+    const expected = [...turnItems(0, 100), ...turnItems(1, 100), ...turnItems(2, 100).slice(0, 3), answer];
+    expect(await session.getItems()).toEqual(expected);
+    expect(await new AgentsStoreSession({ store, sessionId: 's' }).getItems()).toEqual(expected);
+  });
+
+  it('serves what another session on the same store added since, not the items it read before', async () => {
+    const store = new MemorySessionStore();
+    const first = new AgentsStoreSession({ store, sessionId: 's' });
+    const second = new AgentsStoreSession({ store, sessionId: 's' });
+    await first.addItems(turnItems(0, 100));
+    expect(await second.getItems()).toHaveLength(4);
+    await second.addItems(turnItems(1, 100));
+    expect(await first.getItems()).toEqual([...turnItems(0, 100), ...turnItems(1, 100)]);
+    await first.replaceNewestItems(4, turnItems(2, 100));
+    expect(await second.getItems()).toEqual([...turnItems(0, 100), ...turnItems(2, 100)]);
+  });
+});
+
+describe('compactingSession() over AgentsStoreSession', () => {
+  it('stores each turn of lean mode as a few log entries, not one rewrite per item it replaces', async () => {
+    const store = new MemorySessionStore();
+    const inner = new AgentsStoreSession({ store, sessionId: 'lean' });
+    const session = compactingSession({ session: inner, model: 'gpt-4o-mini', contextWindow: 128_000, mode: 'lean' });
+    const entries: number[] = [];
+    for (let turn = 0; turn < 60; turn++) {
+      const before = (await store.read('lean')).entries.length;
+      await session.getItems();
+      await session.addItems(turnItems(turn));
+      await session.runCompaction();
+      entries.push((await store.read('lean')).entries.length - before);
+    }
+    // The turn's items, then at most one entry that replaces the end lean pruned.
+    expect(Math.max(...entries)).toBeLessThanOrEqual(2);
+    expect(session.written).toBeGreaterThan(0);
+    const items = await new AgentsStoreSession({ store, sessionId: 'lean' }).getItems();
+    expect(items.filter((i) => i.type === 'function_call_result')).toHaveLength(60);
+    expect(JSON.stringify(items.slice(-8))).toContain('[pruned');
+    expect(findPairingProblem(fromAgentsItems(items))).toBeUndefined();
+  });
+});

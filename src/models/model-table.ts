@@ -84,6 +84,8 @@ export const BUILT_IN_MODELS: readonly ModelInfo[] = [
     ['gpt-3.5-turbo', 16_385, 4_096, 0.5, 1.5],
   ]),
   ...anthropic([
+    ['claude-opus-4-6', 1_000_000, 128_000, 5, 25, 0.5],
+    ['claude-sonnet-4-6', 1_000_000, 128_000, 3, 15, 0.3],
     ['claude-opus-4-5', 200_000, 64_000, 5, 25, 0.5],
     ['claude-opus-4-1', 200_000, 32_000, 15, 75, 1.5],
     ['claude-opus-4', 200_000, 32_000, 15, 75, 1.5],
@@ -159,6 +161,8 @@ export const MODEL_ALIASES: Readonly<Record<string, string>> = {
   'claude-opus-4.1': 'claude-opus-4-1',
   'claude-opus-4.5': 'claude-opus-4-5',
   'claude-haiku-4.5': 'claude-haiku-4-5',
+  'claude-opus-4.6': 'claude-opus-4-6',
+  'claude-sonnet-4.6': 'claude-sonnet-4-6',
   'claude-3-5-sonnet-v2': 'claude-3-5-sonnet',
   'chatgpt-4o-latest': 'gpt-4o',
   'mistral-large-latest': 'mistral-large',

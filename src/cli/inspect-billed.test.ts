@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { captureIO, noRun } from '../test-support/cli.js';
 import { runCli } from './commands.js';
+import { readTranscriptFile } from './transcript-file.js';
 
 /*
  * Request bodies shaped as the ones vercel/ai recorded, written here (short) with the input
@@ -140,6 +141,8 @@ describe('lousho inspect against what the provider billed', () => {
     expect(within25(report.tokens, 239)).toBeLessThan(0.25);
   });
 
+  // OPAQUE_COMPACTION_TOKENS was fitted to this one bill (no rule for an encrypted item is
+  // published), so this case checks the framing around it, not the figure itself.
   it('counts a Responses compaction item as the provider bills it (billed 298)', async () => {
     const report = await inspectJson('c.json', responsesCompaction);
     expect(report.model).toBe('gpt-5.2');
@@ -164,6 +167,40 @@ describe('lousho inspect beside the usage the file records', () => {
     expect(out.find((l) => l.includes('the provider reported'))).toMatch(
       /the provider reported 566 input tokens for this request; estimated \d{3} \(\d+\.\d% (under|over)\)/,
     );
+  });
+
+  it("reads the usage of each wire format with that provider's own reader", async () => {
+    const reported = async (name: string, usage: unknown) => {
+      const path = join(await mkdtemp(join(tmpdir(), 'lousho-billed-')), name);
+      await writeFile(path, JSON.stringify({ ...responsesCompaction, usage }));
+      return (await readTranscriptFile(path)).reported;
+    };
+    const chat = { prompt_tokens: 300, completion_tokens: 20, prompt_tokens_details: { cached_tokens: 256 } };
+    expect(await reported('chat.json', chat)).toEqual({ inputTokens: 300, outputTokens: 20, cacheReadTokens: 256 });
+    const anthropic = {
+      input_tokens: 10,
+      cache_read_input_tokens: 200,
+      cache_creation_input_tokens: 90,
+      output_tokens: 5,
+    };
+    expect(await reported('anthropic.json', anthropic)).toEqual({
+      inputTokens: 300,
+      outputTokens: 5,
+      cacheReadTokens: 200,
+      cacheWriteTokens: 90,
+    });
+    const responses = {
+      input_tokens: 298,
+      output_tokens: 40,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens_details: { reasoning_tokens: 32 },
+    };
+    expect(await reported('responses.json', responses)).toEqual({
+      inputTokens: 298,
+      outputTokens: 40,
+      cacheReadTokens: 0,
+      reasoningTokens: 32,
+    });
   });
 
   it('says which messages a provider compaction superseded', async () => {

@@ -5,7 +5,6 @@ import { isMiniSweAgentTrajectory, miniSweAgentExtras } from '../converters/from
 import { isRecord } from '../converters/invalid-input.js';
 import { LOG_FORMATS, type LogFormat } from '../converters/log-formats.js';
 import type { ReportedUsage } from '../converters/log-reading.js';
-import { requestExtras } from '../converters/request-extras.js';
 import {
   detectFormat,
   FORMAT_NAMES,
@@ -18,6 +17,7 @@ import { LoushoError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
 import { parseSession, SESSION_FORMAT, serializeSession } from '../sessions/serialize.js';
+import { requestExtras } from './request-extras.js';
 import { isSessionLog, readSessionLog } from './session-log-file.js';
 
 /** Where a transcript's messages were in its file, and in what format, so it can be written back the same way. */

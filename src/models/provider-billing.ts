@@ -30,9 +30,10 @@ export function toolUseSystemPromptTokens(model: string, anthropic: boolean): nu
 /**
  * A provider compaction whose content is encrypted (an OpenAI Responses compaction item):
  * the ciphertext's length says nothing of what is billed (the item of vercel/ai's
- * openai-compaction recording is 41,000 characters long). Measured once: a request of one
- * such item and a 5-word user message billed 298 input tokens, of which the message and
- * the request's framing are 17.
+ * openai-compaction recording is 41,000 characters long). Fitted to the one bill we know of,
+ * not measured here: a request of one such item and a 5-word user message billed 298 input
+ * tokens (reported in the issue that asked for this), of which the message and the
+ * request's framing are 17. No rule for it is published; replace it when one is.
  */
 export const OPAQUE_COMPACTION_TOKENS = 280;
 

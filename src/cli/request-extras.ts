@@ -1,6 +1,11 @@
 import type { ToolDefinition } from '../contracts/tool-definition.js';
-import { isRecord } from './invalid-input.js';
-import { type LogReading, logExtras, numberOf, reportedUsage, sumOf } from './log-reading.js';
+import { isRecord } from '../converters/invalid-input.js';
+import { type LogReading, logExtras, reportedUsage } from '../converters/log-reading.js';
+import type { AnthropicUsage } from '../providers/anthropic-api-types.js';
+import { anthropicUsage } from '../providers/anthropic-usage.js';
+import type { ResponsesUsage } from '../providers/openai-responses-api-types.js';
+import { responsesUsage } from '../providers/openai-responses-reply.js';
+import { type OpenAIChatUsage, openAIUsage } from '../providers/openai-usage.js';
 
 /**
  * A tool definition of a request body in any of the wire formats: Anthropic's
@@ -20,27 +25,25 @@ function toolOf(tool: unknown): ToolDefinition | undefined {
 }
 
 /**
- * The usage a provider reported, in any wire format: Anthropic's (input, cache reads and
- * cache writes apart, added here), Chat Completions' prompt_tokens, the Responses API's
- * input_tokens. Undefined when the object holds no usage.
+ * The usage a provider reported, in any wire format, read by the provider's own reader:
+ * Chat Completions' (`prompt_tokens`), Anthropic's (cache reads and writes reported apart),
+ * else the Responses API's (`input_tokens` with its details). Undefined when the object
+ * holds no usage.
  */
-export function wireUsage(usage: unknown): LogReading['reported'] {
+function wireUsage(usage: unknown): LogReading['reported'] {
   if (!isRecord(usage)) return undefined;
-  const input = isRecord(usage.input_tokens_details) ? usage.input_tokens_details : {};
-  const prompt = isRecord(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
-  const output = isRecord(usage.output_tokens_details) ? usage.output_tokens_details : {};
-  const completion = isRecord(usage.completion_tokens_details) ? usage.completion_tokens_details : {};
-  const anthropicRead = numberOf(usage.cache_read_input_tokens);
-  const anthropicWrite = numberOf(usage.cache_creation_input_tokens);
-  const anthropic = anthropicRead !== undefined || anthropicWrite !== undefined;
+  const read =
+    'prompt_tokens' in usage
+      ? openAIUsage(usage as OpenAIChatUsage)
+      : 'cache_read_input_tokens' in usage || 'cache_creation_input_tokens' in usage
+        ? anthropicUsage(usage as AnthropicUsage)
+        : responsesUsage(usage as ResponsesUsage);
   return reportedUsage({
-    inputTokens: anthropic
-      ? sumOf(numberOf(usage.input_tokens), anthropicRead, anthropicWrite)
-      : (numberOf(usage.prompt_tokens) ?? numberOf(usage.input_tokens)),
-    outputTokens: numberOf(usage.completion_tokens) ?? numberOf(usage.output_tokens),
-    cacheReadTokens: anthropicRead ?? numberOf(input.cached_tokens) ?? numberOf(prompt.cached_tokens),
-    cacheWriteTokens: anthropicWrite,
-    reasoningTokens: numberOf(output.reasoning_tokens) ?? numberOf(completion.reasoning_tokens),
+    inputTokens: read.inputTokens,
+    outputTokens: read.outputTokens,
+    cacheReadTokens: read.cachedInputTokens,
+    cacheWriteTokens: read.cacheWriteInputTokens,
+    reasoningTokens: read.reasoningTokens,
   });
 }
 

@@ -121,20 +121,19 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
     io,
     `compacting ${messages.length} messages of ${file} with the ${name} strategy${by}`,
   );
-  // The same sizes `lousho inspect` previews with; a local server's window is read by compactMessages() itself.
+  // The same sizes `lousho inspect` previews with, worked out once.
   const model = typeof values.model === 'string' ? values.model : named;
-  const sizes = cliCompactionSizes(model, { contextWindow, protectedTokens });
-  const local = model !== undefined && /^(ollama|lmstudio)\//i.test(model) && contextWindow === undefined;
+  const sizes = await cliCompactionSizes('compact', model, {
+    ...(contextWindow === undefined ? {} : { contextWindow }),
+    ...(protectedTokens === undefined ? {} : { protectedTokens }),
+  });
   let result: Awaited<ReturnType<typeof compactMessages>>;
   try {
     result = await compactMessages(messages, {
       strategy: chosen,
       ...(model === undefined ? {} : { model }),
-      ...(local
-        ? protectedTokens === undefined
-          ? {}
-          : { protectedTokens }
-        : { contextWindow: sizes.contextWindow, protectedTokens: sizes.protectedTokens }),
+      contextWindow: sizes.contextWindow,
+      protectedTokens: sizes.protectedTokens,
     });
   } finally {
     progress.done();
@@ -150,5 +149,5 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
   );
   if (result.error !== undefined) io.err(`note: ${result.error.message}`);
   io.err(`read as ${describeSource(source)}; written as ${FORMAT_NAMES[to ?? source.format]}`);
-  if (!local) io.err(describeProtectedTail(sizes));
+  io.err(describeProtectedTail(sizes));
 }

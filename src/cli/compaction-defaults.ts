@@ -1,42 +1,33 @@
-import { DEFAULT_THRESHOLD_PERCENT, thresholdTokens } from '../compaction/options.js';
-import { DEFAULT_PROTECTED_TOKENS, effectiveProtectedTokens } from '../compaction/protected-tail.js';
-import { getModelInfo } from '../models/registry.js';
+import { type CompactionSizes, compactionSizes, modelOf } from '../compaction/compact-messages.js';
+import { DEFAULT_PROTECTED_TOKENS } from '../compaction/protected-tail.js';
+import { createRequestBudget } from '../compaction/request-budget.js';
 
 /** The window, threshold and protected tail `inspect` previews with and `compact` runs with: one set of defaults for both. */
-export interface CliCompactionSizes {
-  contextWindow: number;
-  /** Where the window came from: --context-window, the model's table entry, or the 128,000 assumed for an unknown model. */
+export interface CliCompactionSizes extends CompactionSizes {
+  /** Where the window came from: --context-window, the model (its table entry, or a local server's loaded window), or the 128,000 assumed for an unknown model. */
   contextWindowSource: 'option' | 'model' | 'fallback';
-  thresholdTokens: number;
-  /** The newest messages that fit in this many tokens stay as they are. */
-  protectedTokens: number;
   /** --protected-tokens, or the default (40,000 tokens, at most half the threshold). */
   protectedSource: 'option' | 'default';
 }
 
 /**
- * The sizes of a compaction from the command line, as compactMessages() works them out
- * (the window from the option, else the model's table entry, else 128,000; the protected
- * tail from the option, else the default capped at half the threshold).
+ * The sizes of a compaction from the command line: compactionSizes(), which
+ * compactMessages() works them out with (the window from the option, else the model's,
+ * a local server's included, else 128,000; the protected tail from the option, else the
+ * default capped at half the threshold), and where each came from.
  */
-export function cliCompactionSizes(
+export async function cliCompactionSizes(
+  command: 'inspect' | 'compact',
   model: string | undefined,
-  options: {
-    contextWindow?: number | undefined;
-    thresholdPercent?: number | undefined;
-    protectedTokens?: number | undefined;
-  },
-): CliCompactionSizes {
-  const info = model === undefined ? undefined : getModelInfo(model);
-  const contextWindow = options.contextWindow ?? info?.contextWindow ?? 128_000;
-  const contextWindowSource =
-    options.contextWindow !== undefined ? 'option' : info !== undefined ? 'model' : 'fallback';
-  const threshold = thresholdTokens(contextWindow, options.thresholdPercent ?? DEFAULT_THRESHOLD_PERCENT);
+  options: { contextWindow?: number; thresholdPercent?: number; protectedTokens?: number },
+): Promise<CliCompactionSizes> {
+  const { id, provider } = modelOf(model);
+  const budget = createRequestBudget({ model: id ?? '', provider });
+  const known = options.contextWindow === undefined ? await budget.contextWindow({ unknown: 'none' }) : undefined;
+  const sizes = await compactionSizes(options, budget, `lousho ${command}`);
   return {
-    contextWindow,
-    contextWindowSource,
-    thresholdTokens: threshold,
-    protectedTokens: effectiveProtectedTokens(options.protectedTokens, threshold).protectedTokens,
+    ...sizes,
+    contextWindowSource: options.contextWindow !== undefined ? 'option' : known !== undefined ? 'model' : 'fallback',
     protectedSource: options.protectedTokens === undefined ? 'default' : 'option',
   };
 }

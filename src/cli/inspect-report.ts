@@ -1,6 +1,5 @@
 import { compactMessages } from '../compaction/compact-messages.js';
 import { compactorStrategy } from '../compaction/compactor-strategy.js';
-import { DEFAULT_THRESHOLD_PERCENT } from '../compaction/options.js';
 import { pruneToolResultsStrategy } from '../compaction/prune-tool-results.js';
 import type { ToolDefinition } from '../contracts/tool-definition.js';
 import type { ReportedUsage } from '../converters/log-reading.js';
@@ -95,7 +94,11 @@ export async function inspectReport(
     if (m.role === 'assistant') for (const call of m.toolCalls ?? []) callNames.set(call.id, call.name);
     if (m.role === 'tool') add(byTool, m.toolName ?? callNames.get(m.toolCallId) ?? 'unknown', tokens, true);
   }
-  const sizes = cliCompactionSizes(model, options);
+  const sizes = await cliCompactionSizes('inspect', model, {
+    ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
+    ...(options.thresholdPercent === undefined ? {} : { thresholdPercent: options.thresholdPercent }),
+    ...(options.protectedTokens === undefined ? {} : { protectedTokens: options.protectedTokens }),
+  });
   const toolsTokens = toolDefinitionTokens(input.tools, profile);
   const tokens = estimateTokens({ model, messages, ...(input.tools === undefined ? {} : { tools: input.tools }) });
   // compactMessages() sizes the messages alone: the tool definitions are added back to its figures.
@@ -104,7 +107,7 @@ export async function inspectReport(
   // The compactor once the window fills (the window set to the transcript's own size, so it
   // is over the threshold, but never so small that the threshold would cut the protected
   // tail), with its truncating summarizer: no model is called.
-  const percent = options.thresholdPercent ?? DEFAULT_THRESHOLD_PERCENT;
+  const percent = sizes.thresholdPercent;
   const summarized = await compactMessages(messages, {
     ...common,
     contextWindow: Math.max(tokens, Math.ceil(sizes.protectedTokens / percent) + 1),

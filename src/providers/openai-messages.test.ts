@@ -50,7 +50,7 @@ function flattened(message: ReturnType<typeof toOpenAIChat>[number]): unknown {
   const { name: _name, ...rest } = message as typeof message & { name?: string };
   if ((rest.role === 'assistant' || rest.role === 'tool') && Array.isArray(rest.content))
     return { ...rest, content: rest.content.map((p) => p.text).join('\n') };
-  return rest.role === 'system' ? { ...rest, role: 'system' } : rest;
+  return rest;
 }
 
 describe('one Message → OpenAI chat conversion', () => {

@@ -17,6 +17,16 @@ export interface CompactingSessionOptions<I extends AgentsItem = AgentsItem> ext
 }
 
 /**
+ * The wrapped session's way of replacing its newest items in one write, when it has one
+ * (our AgentsStoreSession does): else a compaction is stored as pops and an add, and each
+ * popItem() of a session that has no record for removing an item writes it all again.
+ */
+function oneWriteReplace(session: object): ((pop: number, items: AgentsItem[]) => Promise<void>) | undefined {
+  const own = (session as { replaceNewestItems?: unknown }).replaceNewestItems;
+  return typeof own === 'function' ? (pop, items) => own.call(session, pop, items) : undefined;
+}
+
+/**
  * An OpenAI Agents SDK session that compacts the history it keeps with our strategies. It
  * hands every call to the session it wraps; after each turn the runner calls
  * runCompaction(), and when the stored history is above the threshold (or `force` is set)
@@ -131,9 +141,8 @@ export class CompactingSession<I extends AgentsItem = AgentsItem> implements Age
 
   /** Replaces the last `pop` stored items with `tail`; puts them back if writing `tail` fails. */
   async #replaceTail(keep: number, pop: number, tail: AgentsItem[]): Promise<void> {
-    const inner = this.#inner as { replaceNewestItems?: (pop: number, items: AgentsItem[]) => Promise<void> };
-    // Ours (AgentsStoreSession) replaces them in one write, where each popItem() would write it all.
-    if (typeof inner.replaceNewestItems === 'function') await inner.replaceNewestItems(pop, tail);
+    const replace = oneWriteReplace(this.#inner);
+    if (replace !== undefined) await replace(pop, tail);
     else await this.#popAndAdd(pop, tail);
     this.written = tail.length;
     this.#conversation.settle(keep, tail);
@@ -189,10 +198,9 @@ export class CompactingSession<I extends AgentsItem = AgentsItem> implements Age
   /** Rewrites the wrapped session's history; puts the old one back if writing the new one fails. */
   async #replace(old: AgentsItem[], next: AgentsItem[]): Promise<AgentsItem[]> {
     // The converters write each item back with the fields it came with: the wrapped session's own item type.
-    const inner = this.#inner as { replaceNewestItems?: (pop: number, items: AgentsItem[]) => Promise<void> };
-    if (typeof inner.replaceNewestItems === 'function') {
-      // Ours rewrites its log in one entry: nothing is lost if it fails.
-      await inner.replaceNewestItems(old.length, next);
+    const replace = oneWriteReplace(this.#inner);
+    if (replace !== undefined) {
+      await replace(old.length, next); // one entry: nothing is lost if it fails
       return next;
     }
     await this.#inner.clearSession();

@@ -7,10 +7,9 @@ import { validateMessage } from '../messages/validate.js';
 import { type ImageFormula, imageTokens } from './image-tokens.js';
 import type { TokenizerName } from './model-info.js';
 import {
-  isBilled,
+  holdsProviderCompaction,
   OPAQUE_COMPACTION_TOKENS,
   opaqueReasoningTokens,
-  supersedingIndex,
   toolUseSystemPromptTokens,
 } from './provider-billing.js';
 import { getModelInfo } from './registry.js';
@@ -210,10 +209,15 @@ export function outputSchemaTokens(schema: JSONSchema | undefined, profile: Toke
  * the system prompt) is not billed, and not counted.
  */
 export function messagesTokens(messages: readonly Message[], profile: TokenProfile = DEFAULT_PROFILE): number {
-  const from = supersedingIndex(messages);
+  // One pass, as TranscriptCounter does: a compaction drops what was billed before it but the system prompt.
   let tokens = 0;
-  for (const [i, message] of messages.entries())
-    if (isBilled(message, i, from)) tokens += messageTokens(message, profile);
+  let system = 0;
+  for (const message of messages) {
+    const own = messageTokens(message, profile);
+    if (holdsProviderCompaction(message)) tokens = system;
+    tokens += own;
+    if (message.role === 'system') system += own;
+  }
   return tokens;
 }
 

@@ -2,6 +2,7 @@ import type { AgentEvent } from '../contracts/agent-event.js';
 import type { RunContext } from '../contracts/agent-hook.js';
 import type { ModelRequest } from '../contracts/model-request.js';
 import { abortedError } from '../errors/lousho-error.js';
+import { noteEdit } from '../messages/edits.js';
 import type { Message } from '../messages/types.js';
 import { type CompactionInfo, compactionDoneEvent, compactionInfo, compactionStartEvent } from './compaction-report.js';
 import { hookMemory, readAgain } from './hook-memory.js';
@@ -115,7 +116,7 @@ export async function attemptCompaction(a: HookAttempt): Promise<CompactionOutco
     }
     // Messages removed (a fold, a summary) move lean mode's position: it looks at everything again.
     if (next.length !== messages.length) readAgain(memory);
-    messages.splice(0, messages.length, ...next);
+    replaceFrom(messages, next);
     memory.length = messages.length;
   }
   if (a.quiet && !outcome.changed && outcome.error === undefined) return outcome;
@@ -129,4 +130,23 @@ export async function attemptCompaction(a: HookAttempt): Promise<CompactionOutco
     }
   }
   return outcome;
+}
+
+/**
+ * Makes `messages` hold `next`, in place: from the first message that differs on, noted as
+ * an edit there, so that the run's token count and a framework's conversation recount and
+ * rewrite only from there (a prune of the newest results changes only the end).
+ */
+function replaceFrom(messages: Message[], next: readonly Message[]): void {
+  // A strategy that changed its input array itself: nothing to copy, but where is not known.
+  if (next === messages) {
+    noteEdit(messages, 0);
+    return;
+  }
+  let first = 0;
+  while (first < messages.length && first < next.length && messages[first] === next[first]) first++;
+  if (first === messages.length && first === next.length) return;
+  messages.length = first;
+  for (let i = first; i < next.length; i++) messages.push(next[i] as Message);
+  noteEdit(messages, first);
 }

@@ -6,6 +6,7 @@ import type { ModelRequest } from '../contracts/model-request.js';
 import { cutMiddle, mediaMarker, planCuts } from '../core/recovery.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import { contentLength, contentText } from '../messages/content.js';
+import { noteEdit } from '../messages/edits.js';
 import { isPinned } from '../messages/pin.js';
 import { latestAssistantIndex } from '../messages/turns.js';
 import type { ContentPart, ImagePart, Message, ToolCall } from '../messages/types.js';
@@ -85,6 +86,7 @@ function cutNewestResults(request: ModelRequest, run: RunState, targetTokens: nu
     const call = calls.get(message.toolCallId);
     const label = `${call?.name ?? message.toolName ?? 'tool'}(${argumentsText(call?.arguments ?? {}).slice(0, 120)}) result`;
     messages[at] = { ...message, content: cutMiddle(contentText(message.content), keep, label) };
+    noteEdit(messages, at);
     cut++;
   });
   return cut;
@@ -175,6 +177,7 @@ export function replaceRejectedMedia(messages: Message[], error: unknown): strin
     const replaced = withoutImages(messages[named] as Message, describe(named));
     if (replaced !== undefined) {
       messages[named] = replaced;
+      noteEdit(messages, named);
       return `the images of message ${named}`;
     }
   }
@@ -190,5 +193,6 @@ export function replaceRejectedMedia(messages: Message[], error: unknown): strin
   if (best === undefined) return undefined;
   const at = best.at;
   messages[at] = withoutImages(messages[at] as Message, describe(at)) as Message;
+  noteEdit(messages, at);
   return `the images of message ${at}`;
 }

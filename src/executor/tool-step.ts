@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../contracts/agent-event.js';
 import type { PendingApproval } from '../contracts/agent-result.js';
 import { toError } from '../errors/lousho-error.js';
+import { noteEdit } from '../messages/edits.js';
 import type { Message, ToolCall, ToolMessage } from '../messages/types.js';
 import {
   approvalDecision,
@@ -46,6 +47,7 @@ function orderResults(messages: Message[], at: number, calls: readonly ToolCall[
     (a, b) => (order.get(a.toolCallId) ?? 0) - (order.get(b.toolCallId) ?? 0),
   );
   messages.push(...tail);
+  noteEdit(messages, at + 1);
 }
 
 /**

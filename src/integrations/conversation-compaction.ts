@@ -2,6 +2,7 @@ import { type CompactionHookOptions, createCompactionHook } from '../compaction/
 import type { AgentEvent, CompactionEvent } from '../contracts/agent-event.js';
 import type { AgentHook } from '../contracts/agent-hook.js';
 import type { ModelRequest } from '../contracts/model-request.js';
+import { editCount, editedSince } from '../messages/edits.js';
 import type { Message } from '../messages/types.js';
 import { ForeignRun } from './foreign-run.js';
 import { SeenPrefix } from './seen-prefix.js';
@@ -135,7 +136,9 @@ export class ConversationCompaction<P> {
     this.#seen.extend(added);
     run.step++;
     run.abortSignal = abortSignal;
-    const before = run.messages.slice();
+    // Our hook notes where it edits the transcript (messages/edits.ts): nothing is copied or compared.
+    const length = run.messages.length;
+    const edits = editCount(run.messages);
     this.#request = { ...request, messages: run.messages };
     const ctx = { request: this.#request, run, ...(this.#emit === undefined ? {} : { emit: this.#emit }) };
     await this.#hook.preGenerate?.(ctx);
@@ -144,9 +147,8 @@ export class ConversationCompaction<P> {
     if (window !== undefined && this.#hook.recover !== undefined && run.budget.measure(this.#request) > window)
       await this.#hook.recover({ ...ctx, reason: 'preflight', targetTokens: window });
     const after = run.messages;
-    let first = 0;
-    while (first < before.length && first < after.length && after[first] === before[first]) first++;
-    const changed = first < before.length || after.length !== before.length;
+    const first = Math.min(editedSince(after, edits) ?? length, length, after.length);
+    const changed = first < length || after.length !== length;
     if (changed) this.#compacted = true;
     return { messages: after, compacted: this.#compacted, changed, from: Math.min(first, kept) };
   }

@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { compactionMiddleware } from '../src/integrations/compaction-middleware.js';
 import { compactionPrepareStep } from '../src/integrations/compaction-prepare-step.js';
 import { prose } from '../src/test-support/text.js';
-import { StepTimes } from './step-clock.js';
+import { StepTimes, startClock } from './step-clock.js';
 
 /** Characters of each tool result (about 450 tokens). */
 export const RESULT_CHARS = 2_000;
@@ -163,6 +163,30 @@ function timedSession(session: object, timed: Timed, times: StepTimes): Session 
   }) as Session;
 }
 
+/**
+ * `session` with the time of its methods named in `theirs` taken off the current turn: the
+ * session an integration of ours wraps, whose own work inside our timed calls (storing the
+ * items the runner hands over, which a run without us does too) is not our code's.
+ */
+export function untimed<S extends object>(session: S, theirs: readonly string[], times: StepTimes): S {
+  return new Proxy(session, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function') return value;
+      if (!theirs.includes(String(key))) return value.bind(target);
+      return async (...args: unknown[]) => {
+        const stop = startClock();
+        try {
+          return await value.apply(target, args);
+        } finally {
+          const took = stop();
+          times.add({ wallMs: -took.wallMs, cpuMs: -took.cpuMs });
+        }
+      };
+    },
+  });
+}
+
 /** A session for the runner loop: the object handed to the runner, which of its methods are ours, and its stored items. */
 export interface RunnerSession {
   session: object;
@@ -170,9 +194,10 @@ export interface RunnerSession {
   items: () => Promise<readonly unknown[]>;
 }
 
-export async function runnerLoop(turns: number, make: () => RunnerSession): Promise<LoopRun> {
-  const { session, timed, items } = make();
+/** Runs `turns` turns of the Agents SDK's Runner over the session `make` gives (handed the loop's step times, for untimed()). */
+export async function runnerLoop(turns: number, make: (times: StepTimes) => RunnerSession): Promise<LoopRun> {
   const times = new StepTimes();
+  const { session, timed, items } = make(times);
   const agent = new Agent({
     name: 'reviewer',
     instructions: 'Review the repository.',

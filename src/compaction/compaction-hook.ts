@@ -1,5 +1,6 @@
 import type { AgentHook, PreGenerateContext, RecoverContext } from '../contracts/agent-hook.js';
 import { LoushoError } from '../errors/lousho-error.js';
+import { notesItsEdits } from '../messages/edits.js';
 import { attemptCompaction, type HookAttempt } from './hook-attempt.js';
 import { hookMemory } from './hook-memory.js';
 import { type CompactionHookOptions, offerRecall, resolveHookOptions } from './hook-options.js';
@@ -121,5 +122,6 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
     return outcome.changed;
   }
 
-  return { name: 'compaction', preGenerate, recover };
+  // It notes where it rewrites the transcript (messages/edits.ts), so the executor need not note it after it.
+  return notesItsEdits({ name: 'compaction', preGenerate, recover });
 }

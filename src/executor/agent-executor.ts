@@ -4,6 +4,7 @@ import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { ModelRequest, ReasoningOptions } from '../contracts/model-request.js';
 import type { ToolDefinition } from '../contracts/tool-definition.js';
 import { abortedError, configError, LoushoError, toError } from '../errors/lousho-error.js';
+import { afterHook } from '../messages/edits.js';
 import type { AssistantMessage, Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
 import { abortable } from '../providers/abortable.js';
@@ -204,10 +205,11 @@ export async function executeRun(
       };
       for (const hook of hooks.list()) {
         const pre = hook.preGenerate;
-        if (pre !== undefined)
-          await settle(
-            runHook(hook.name, () => pre.call(hook, { request, run: state, ...(emit === undefined ? {} : { emit }) })),
-          );
+        if (pre === undefined) continue;
+        await settle(
+          runHook(hook.name, () => pre.call(hook, { request, run: state, ...(emit === undefined ? {} : { emit }) })),
+        );
+        afterHook(hook, state.messages);
       }
       if (isAborted(params.abortSignal)) throw abortedError('The run was aborted through its AbortSignal.');
       checkBudget(state, limits); // a summarizer's call counts too
@@ -220,6 +222,7 @@ export async function executeRun(
               post.call(hook, { request, response, run: state, ...(emit === undefined ? {} : { emit }) }),
             ),
           );
+          afterHook(hook, state.messages);
         }
       }
       const assistant: AssistantMessage = { role: 'assistant', content: response.parts ?? response.text };

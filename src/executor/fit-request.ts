@@ -6,7 +6,7 @@ import type { ModelRequest } from '../contracts/model-request.js';
 import { cutMiddle, mediaMarker, planCuts } from '../core/recovery.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import { contentLength, contentText } from '../messages/content.js';
-import { noteEdit } from '../messages/edits.js';
+import { afterHook, noteEdit } from '../messages/edits.js';
 import { isPinned } from '../messages/pin.js';
 import { latestAssistantIndex } from '../messages/turns.js';
 import type { ContentPart, ImagePart, Message, ToolCall } from '../messages/types.js';
@@ -112,6 +112,7 @@ export async function fitRequest(
   const recovering = hooks.list().filter((hook) => hook.recover !== undefined);
   for (const hook of recovering) {
     await hook.recover?.({ request, run, reason, targetTokens, ...(emit === undefined ? {} : { emit }) });
+    afterHook(hook, request.messages);
     if (size() <= targetTokens) break;
   }
   if (recovering.length === 0) await recoverWithoutHook(ctx, targetTokens);

@@ -53,3 +53,21 @@ export function editedSince(list: readonly unknown[], count: number): number | u
   for (let i = count - log.base; i < log.froms.length; i++) first = Math.min(first, log.froms[i] as number);
   return first;
 }
+
+/** Hooks of ours that note every edit they make: the executor notes none after them. */
+const noting = new WeakSet<object>();
+
+/** Marks `hook` as one that notes every edit it makes to a transcript (the compaction hook). */
+export function notesItsEdits<T extends object>(hook: T): T {
+  noting.add(hook);
+  return hook;
+}
+
+/**
+ * After `hook` had the transcript `list` (a hook of yours may replace any message), notes an
+ * edit from its start, unless the hook notes its own: the next count compares every reference
+ * again, so a message a hook of yours replaced anywhere is counted at once, as documented.
+ */
+export function afterHook(hook: object, list: readonly unknown[]): void {
+  if (!noting.has(hook)) noteEdit(list, 0);
+}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentsItem } from '../converters/agents-items-types.js';
 import { fromAgentsItems } from '../converters/from-agents-items.js';
 import { findPairingProblem } from '../messages/validate.js';
+import { decodeEntry } from '../sessions/records.js';
 import { MemorySessionStore } from '../sessions/store.js';
 import { prose } from '../test-support/text.js';
 import { AgentsStoreSession } from './agents-store-session.js';
@@ -80,6 +81,32 @@ describe('compactingSession() over AgentsStoreSession', () => {
     const items = await new AgentsStoreSession({ store, sessionId: 'lean' }).getItems();
     expect(items.filter((i) => i.type === 'function_call_result')).toHaveLength(60);
     expect(JSON.stringify(items.slice(-8))).toContain('[pruned');
+    expect(findPairingProblem(fromAgentsItems(items))).toBeUndefined();
+  });
+});
+
+describe('lean mode over AgentsStoreSession, turn after turn', () => {
+  it('writes per turn what the turn changed, not the whole session, and no snapshot each turn', async () => {
+    const store = new MemorySessionStore();
+    const inner = new AgentsStoreSession({ store, sessionId: 'long' });
+    const session = compactingSession({ session: inner, model: 'gpt-4o-mini', contextWindow: 128_000, mode: 'lean' });
+    const bytes: number[] = [];
+    let snapshots = 0;
+    for (let turn = 0; turn < 300; turn++) {
+      const before = (await store.read('long')).entries.length;
+      await session.getItems();
+      await session.addItems(turnItems(turn));
+      await session.runCompaction();
+      const written = (await store.read('long')).entries.slice(before);
+      bytes.push(Math.max(...written.map((e) => e.length)));
+      if (written.some((e) => decodeEntry(e).some((r) => r.type === 'snapshot'))) snapshots++;
+    }
+    // An entry's size is the turn's items and the few it replaced, whatever the session's length.
+    expect(Math.max(...bytes.slice(-50))).toBeLessThanOrEqual(2 * Math.max(...bytes.slice(10, 60)));
+    expect(snapshots).toBeLessThan(300);
+    const items = await new AgentsStoreSession({ store, sessionId: 'long' }).getItems();
+    expect(items).toEqual(await inner.getItems());
+    expect(items.filter((i) => i.type === 'function_call_result')).toHaveLength(300);
     expect(findPairingProblem(fromAgentsItems(items))).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@ import { configError, LoushoError } from '../errors/lousho-error.js';
 import { tokenProfile } from '../models/estimate-tokens.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { decodeEntry, encodeEntry, type SessionCheckpoint, type SessionRecord } from './records.js';
-import { HistoryNeeded, SessionState } from './session-state.js';
+import { HistoryNeeded, LogInconsistent, SessionState } from './session-state.js';
 import { restoreSnapshot, snapshotRecord } from './state-snapshot.js';
 import type { SessionLogTail, SessionStore } from './store.js';
 import { storeInvalid } from './store-errors.js';
@@ -13,6 +13,7 @@ class UnreadableEntry extends Error {
   constructor(
     readonly index: number,
     readonly reason: unknown,
+    readonly what = 'is not one this library wrote',
   ) {
     super('unreadable entry');
   }
@@ -42,7 +43,12 @@ function replay(log: SessionLogTail): SessionState {
       restoreSnapshot(state, snapshot);
       records = records.slice(at + 1);
     }
-    for (const record of records) state.apply(record);
+    try {
+      for (const record of records) state.apply(record);
+    } catch (error) {
+      if (error instanceof LogInconsistent) throw new UnreadableEntry(i, error, 'does not follow from the ones before');
+      throw error;
+    }
   });
   return state;
 }
@@ -119,7 +125,7 @@ export class SessionLog {
       if (error instanceof HistoryNeeded && !whole) return this.read({ whole: true });
       if (error instanceof UnreadableEntry) {
         const which = log.fromSnapshot ? `entry ${error.index + 1} after its snapshot` : `entry ${error.index + 1}`;
-        throw storeInvalid(this.store, this.id, `${which} of its log is not one this library wrote`, error.reason);
+        throw storeInvalid(this.store, this.id, `${which} of its log ${error.what}`, error.reason);
       }
       throw error;
     }
@@ -176,7 +182,7 @@ export class SessionLog {
       let snapshot = false;
       for (const record of decodeEntry(text)) {
         // the state keeps its own copies, which no run can change
-        this.state.apply(record);
+        this.#apply(record);
         snapshot ||= record.type === 'rewrite';
         saved.push(record.type === 'rewrite' ? snapshotRecord(this.state) : record);
       }
@@ -199,6 +205,26 @@ export class SessionLog {
     const done = this.#queue.then(run, run);
     this.#queue = done.catch(() => {});
     return done;
+  }
+
+  /**
+   * Applies a record this writer is saving; one that does not follow from the state (a tail
+   * made from a transcript the log no longer holds) is refused before anything is written,
+   * and the next operation reads the log again.
+   */
+  #apply(record: SessionRecord): void {
+    try {
+      this.state.apply(record);
+    } catch (error) {
+      if (!(error instanceof LogInconsistent)) throw error;
+      this.#failure = new LoushoError(
+        'LOUSHO_SESSION_CONFLICT',
+        `Session '${this.id}' in ${this.store.description}: ${error.message}. Nothing was written; read the ` +
+          'session again and make the change from what it holds now.',
+        { cause: error, details: { id: this.id, store: this.store.description } },
+      );
+      throw this.#failure;
+    }
   }
 
   /** A new checkpoint's record; its token count is left to checkpoints(), so a save never waits for the tokenizer. */

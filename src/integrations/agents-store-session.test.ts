@@ -62,6 +62,54 @@ describe('AgentsStoreSession.replaceNewestItems()', () => {
   });
 });
 
+describe('AgentsStoreSession, items and the messages they make', () => {
+  /** A question and an assistant message with text and two tool calls (one message, three items). */
+  const items = (): AgentsItem[] => [
+    { type: 'message', role: 'user', content: 'look at both' },
+    { type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'reading' }] },
+    { type: 'function_call', callId: 'a', name: 'read', arguments: '{"f":"a"}', status: 'completed' },
+    { type: 'function_call', callId: 'b', name: 'read', arguments: '{"f":"b"}', status: 'completed' },
+  ];
+  const call: AgentsItem = { type: 'function_call', callId: 'c', name: 'grep', arguments: '{}', status: 'completed' };
+
+  it('replaces one item of a message of several: the message is written again with its kept items', async () => {
+    const store = new MemorySessionStore();
+    const session = new AgentsStoreSession({ store, sessionId: 's' });
+    await session.addItems(items());
+    expect(await session.messages()).toHaveLength(2);
+    await session.getItems();
+    const converted = session.converted;
+    await session.replaceNewestItems(1, [call]);
+    const expected = [...items().slice(0, 3), call];
+    expect(await session.getItems()).toEqual(expected);
+    expect(session.converted - converted, 'messages written as items again').toBe(1);
+    expect(await new AgentsStoreSession({ store, sessionId: 's' }).getItems()).toEqual(expected);
+    const last = decodeEntry((await store.read('s')).entries.at(-1) as string);
+    expect(last).toMatchObject([{ type: 'tail', keep: 1 }]);
+    expect((await session.messages())[1]).toMatchObject({ role: 'assistant', toolCalls: [{ id: 'a' }, { id: 'c' }] });
+  });
+
+  it('pops the newest item, inside a message too, as a tail entry another session reads', async () => {
+    const store = new MemorySessionStore();
+    const session = new AgentsStoreSession({ store, sessionId: 's' });
+    await session.addItems(items());
+    expect(await session.popItem()).toEqual(items()[3]);
+    expect(await session.popItem()).toEqual(items()[2]);
+    expect(await session.getItems()).toEqual(items().slice(0, 2));
+    expect(await session.popItem()).toEqual(items()[1]);
+    expect(await new AgentsStoreSession({ store, sessionId: 's' }).getItems()).toEqual(items().slice(0, 1));
+    await session.addItems([call]);
+    expect(await session.getItems()).toEqual([items()[0], call]);
+    expect(await session.popItem()).toEqual(call);
+    expect(await session.popItem()).toEqual(items()[0]);
+    expect(await session.popItem()).toBeUndefined();
+    expect(await new AgentsStoreSession({ store, sessionId: 's' }).getItems()).toEqual([]);
+    const records = (await store.read('s')).entries.flatMap(decodeEntry);
+    expect(records.filter((r) => r.type === 'tail')).toHaveLength(5);
+    expect(records.some((r) => r.type === 'snapshot' || r.type === 'rewrite')).toBe(false);
+  });
+});
+
 describe('compactingSession() over AgentsStoreSession', () => {
   it('stores each turn of lean mode as a few log entries, not one rewrite per item it replaces', async () => {
     const store = new MemorySessionStore();
@@ -104,6 +152,8 @@ describe('lean mode over AgentsStoreSession, turn after turn', () => {
     // An entry's size is the turn's items and the few it replaced, whatever the session's length.
     expect(Math.max(...bytes.slice(-50))).toBeLessThanOrEqual(2 * Math.max(...bytes.slice(10, 60)));
     expect(snapshots).toBeLessThan(300);
+    // Reading the items costs what changed too: about the 4 messages added and the 4 rewritten each turn.
+    expect(inner.converted).toBeLessThan(300 * 10);
     const items = await new AgentsStoreSession({ store, sessionId: 'long' }).getItems();
     expect(items).toEqual(await inner.getItems());
     expect(items.filter((i) => i.type === 'function_call_result')).toHaveLength(300);

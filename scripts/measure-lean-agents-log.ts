@@ -53,8 +53,16 @@ for (let turn = 0; turn < TURNS; turn++) {
     snapshot: written.some((e) => decodeEntry(e).some((r) => r.type === 'snapshot')),
   });
 }
-const snapshots = rows.filter((r) => r.snapshot).length;
-console.log(`${TURNS} turns: a snapshot written in ${snapshots} of ${TURNS}`);
+const snapshots = rows.filter((r) => r.snapshot).map((r) => r.turn);
+console.log(`${TURNS} turns: a snapshot written in ${snapshots.length} of ${TURNS} (turns ${snapshots.join(', ')})`);
+const mean = (from: number, to: number) => {
+  const part = rows.slice(from, to);
+  return Math.round(part.reduce((n, r) => n + r.written, 0) / part.length);
+};
+console.log(
+  `bytes written a turn, mean: turns 10-59 ${mean(10, 60)}, the last 50 ${mean(TURNS - 50, TURNS)};` +
+    ` largest entry of any turn ${Math.max(...rows.map((r) => r.entry))}`,
+);
 for (const turn of [10, 60, 100, 200, TURNS - 1]) {
   const row = rows[turn];
   if (row === undefined) continue;

@@ -49,7 +49,8 @@ export type SessionRecord =
   /**
    * The transcript's first `keep` messages, then `messages`: a change to its end (the newest
    * items of an Agents SDK session replaced or popped) saved as what changed, not as the whole
-   * transcript. A `keep` longer than the transcript is a log that was damaged or written over.
+   * transcript (SessionLog saves one as a snapshot now and then, so reads start late enough).
+   * A `keep` longer than the transcript is a log that was damaged or written over.
    */
   | { type: 'tail'; keep: number; messages: Message[] }
   /** A turn started; it stays pending until turn.done. */

@@ -71,6 +71,29 @@ describe("a session log's tail record", () => {
     expect(texts(reader.state.messages)).toEqual(['a'.repeat(5_000), 'c']);
   });
 
+  it('is saved as a snapshot once the entries after the newest one outgrow it, and a reader starts there', async () => {
+    const store = new MemorySessionStore();
+    const log = new SessionLog(store, 's', () => '');
+    await log.append([{ type: 'messages', messages: [user('a'.repeat(20_000))] }]);
+    const whole: boolean[] = [];
+    for (let i = 0; i < 200; i++) {
+      await log.append([{ type: 'messages', messages: [user(`${i}`.repeat(1_000))] }]);
+      await log.append([{ type: 'tail', keep: 1 + i, messages: [user(`t${i}`)] }]);
+      const entry = (await store.read('s')).entries.at(-1) as string;
+      whole.push(decodeEntry(entry)[0]?.type === 'snapshot');
+    }
+    // Each snapshot holds about 20,000 characters: the next comes when about as much was written after it.
+    const at = whole.flatMap((w, i) => (w ? [i] : []));
+    expect(at.length).toBeGreaterThan(3);
+    expect(at.length).toBeLessThan(20);
+    const latest = await store.readLatest('s');
+    expect(latest.fromSnapshot).toBe(true);
+    const reader = new SessionLog(store, 's', () => '');
+    await reader.read();
+    expect(reader.state.messages).toEqual(log.state.messages);
+    expect(texts(reader.state.messages).at(-1)).toBe('t199');
+  });
+
   it('in a log that keeps more than it holds is LOUSHO_STORE_INVALID naming the entry, on read', async () => {
     const store = new MemorySessionStore();
     let v = await store.append('s', encodeEntry([{ type: 'messages', messages: [user('a')] }]), 0);

@@ -7,31 +7,14 @@
  * the store in those turns, and what a fresh process reads to open the session at the end.
  * Run: npx tsx scripts/measure-lean-agents-log.ts [TURNS]
  */
-import type { AgentsItem } from '../src/converters/agents-items-types.js';
 import { AgentsStoreSession } from '../src/integrations/agents-store-session.js';
 import { compactingSession } from '../src/integrations/compacting-session.js';
 import { decodeEntry } from '../src/sessions/records.js';
 import { MemorySessionStore } from '../src/sessions/store.js';
+import { agentsTurnItems } from '../src/test-support/agents-turn-items.js';
 import { countingReads, type StoreRead } from '../src/test-support/long-session.js';
-import { prose } from '../src/test-support/text.js';
 
 const TURNS = Number(process.argv[2] ?? 300);
-
-function turnItems(turn: number): AgentsItem[] {
-  const callId = `call_${turn}`;
-  return [
-    { type: 'message', role: 'user', content: `question ${turn}` },
-    { type: 'function_call', callId, name: 'read', arguments: JSON.stringify({ i: turn }), status: 'completed' },
-    {
-      type: 'function_call_result',
-      name: 'read',
-      callId,
-      status: 'completed',
-      output: { type: 'text', text: prose(turn, 2_000) },
-    },
-    { type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: `a${turn}` }] },
-  ];
-}
 
 const store = new MemorySessionStore();
 const reads: StoreRead[] = [];
@@ -42,7 +25,7 @@ for (let turn = 0; turn < TURNS; turn++) {
   const before = (await store.read('lean')).entries.length;
   reads.length = 0;
   await session.getItems();
-  await session.addItems(turnItems(turn));
+  await session.addItems(agentsTurnItems(turn));
   await session.runCompaction();
   const written = (await store.read('lean')).entries.slice(before);
   rows.push({
@@ -54,7 +37,8 @@ for (let turn = 0; turn < TURNS; turn++) {
   });
 }
 const snapshots = rows.filter((r) => r.snapshot).map((r) => r.turn);
-console.log(`${TURNS} turns: a snapshot written in ${snapshots.length} of ${TURNS} (turns ${snapshots.join(', ')})`);
+const which = snapshots.length > 0 && snapshots.length <= 30 ? ` (turns ${snapshots.join(', ')})` : '';
+console.log(`${TURNS} turns: a snapshot written in ${snapshots.length} of ${TURNS}${which}`);
 const mean = (from: number, to: number) => {
   const part = rows.slice(from, to);
   return Math.round(part.reduce((n, r) => n + r.written, 0) / part.length);

@@ -2,25 +2,13 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentsItem } from '../converters/agents-items-types.js';
 import { AgentsStoreSession } from '../integrations/agents-store-session.js';
 import { compactingSession } from '../integrations/compacting-session.js';
 import { FileSessionStore } from '../sessions/file-store.js';
 import { decodeEntry, encodeEntry, type SessionRecord } from '../sessions/records.js';
 import { SessionState } from '../sessions/session-state.js';
-import { prose } from '../test-support/text.js';
+import { agentsTurnItems } from '../test-support/agents-turn-items.js';
 import { sessionLogReport } from './report-from-session-log.js';
-
-/** One turn as the Agents SDK's runner stores it: a question, one read and its 2,000-char result, an answer. */
-function turnItems(turn: number): AgentsItem[] {
-  const callId = `call_${turn}`;
-  return [
-    { type: 'message', role: 'user', content: `question ${turn}` },
-    { type: 'function_call', callId, name: 'read', arguments: JSON.stringify({ i: turn }), status: 'completed' },
-    { type: 'function_call_result', name: 'read', callId, status: 'completed', output: prose(turn, 2_000) },
-    { type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: `a${turn}` }] },
-  ];
-}
 
 /** The same log with each tail written as the rewrite of the whole transcript it leads to. */
 function asRewrites(text: string): string {
@@ -46,7 +34,7 @@ describe("the report of an Agents SDK session's log", () => {
     const session = compactingSession({ session: inner, model: 'gpt-4o-mini', contextWindow: 128_000, mode: 'lean' });
     for (let turn = 0; turn < 12; turn++) {
       await session.getItems();
-      await session.addItems(turnItems(turn));
+      await session.addItems(agentsTurnItems(turn));
       await session.runCompaction();
     }
     const text = await readFile(join(dir, 'lean.jsonl'), 'utf8');

@@ -4,37 +4,15 @@ import { fromAgentsItems } from '../converters/from-agents-items.js';
 import { findPairingProblem } from '../messages/validate.js';
 import { decodeEntry } from '../sessions/records.js';
 import { MemorySessionStore } from '../sessions/store.js';
-import { prose } from '../test-support/text.js';
+import { agentsTurnItems } from '../test-support/agents-turn-items.js';
 import { AgentsStoreSession } from './agents-store-session.js';
 import { compactingSession } from './compacting-session.js';
-
-/** One turn as the Agents SDK's runner stores it: a question, one read and its result, an answer. */
-function turnItems(turn: number, size = 2_000): AgentsItem[] {
-  const callId = `call_${turn}`;
-  return [
-    { type: 'message', role: 'user', content: `question ${turn}` },
-    { type: 'function_call', callId, name: 'read', arguments: JSON.stringify({ i: turn }), status: 'completed' },
-    {
-      type: 'function_call_result',
-      name: 'read',
-      callId,
-      status: 'completed',
-      output: { type: 'text', text: prose(turn, size) },
-    },
-    {
-      type: 'message',
-      role: 'assistant',
-      status: 'completed',
-      content: [{ type: 'output_text', text: `answer ${turn}` }],
-    },
-  ];
-}
 
 describe('AgentsStoreSession.replaceNewestItems()', () => {
   it('replaces the newest items in one log entry, which another session on the same store reads', async () => {
     const store = new MemorySessionStore();
     const session = new AgentsStoreSession({ store, sessionId: 's' });
-    for (let turn = 0; turn < 3; turn++) await session.addItems(turnItems(turn, 100));
+    for (let turn = 0; turn < 3; turn++) await session.addItems(agentsTurnItems(turn, 100));
     const before = (await store.read('s')).entries.length;
     const answer: AgentsItem = {
       type: 'message',
@@ -44,7 +22,12 @@ describe('AgentsStoreSession.replaceNewestItems()', () => {
     };
     await session.replaceNewestItems(1, [answer]);
     expect((await store.read('s')).entries.length).toBe(before + 1);
-    const expected = [...turnItems(0, 100), ...turnItems(1, 100), ...turnItems(2, 100).slice(0, 3), answer];
+    const expected = [
+      ...agentsTurnItems(0, 100),
+      ...agentsTurnItems(1, 100),
+      ...agentsTurnItems(2, 100).slice(0, 3),
+      answer,
+    ];
     expect(await session.getItems()).toEqual(expected);
     expect(await new AgentsStoreSession({ store, sessionId: 's' }).getItems()).toEqual(expected);
   });
@@ -53,12 +36,12 @@ describe('AgentsStoreSession.replaceNewestItems()', () => {
     const store = new MemorySessionStore();
     const first = new AgentsStoreSession({ store, sessionId: 's' });
     const second = new AgentsStoreSession({ store, sessionId: 's' });
-    await first.addItems(turnItems(0, 100));
+    await first.addItems(agentsTurnItems(0, 100));
     expect(await second.getItems()).toHaveLength(4);
-    await second.addItems(turnItems(1, 100));
-    expect(await first.getItems()).toEqual([...turnItems(0, 100), ...turnItems(1, 100)]);
-    await first.replaceNewestItems(4, turnItems(2, 100));
-    expect(await second.getItems()).toEqual([...turnItems(0, 100), ...turnItems(2, 100)]);
+    await second.addItems(agentsTurnItems(1, 100));
+    expect(await first.getItems()).toEqual([...agentsTurnItems(0, 100), ...agentsTurnItems(1, 100)]);
+    await first.replaceNewestItems(4, agentsTurnItems(2, 100));
+    expect(await second.getItems()).toEqual([...agentsTurnItems(0, 100), ...agentsTurnItems(2, 100)]);
   });
 });
 
@@ -119,7 +102,7 @@ describe('compactingSession() over AgentsStoreSession', () => {
     for (let turn = 0; turn < 60; turn++) {
       const before = (await store.read('lean')).entries.length;
       await session.getItems();
-      await session.addItems(turnItems(turn));
+      await session.addItems(agentsTurnItems(turn));
       await session.runCompaction();
       entries.push((await store.read('lean')).entries.length - before);
     }
@@ -142,7 +125,7 @@ describe('lean mode over AgentsStoreSession, turn after turn', () => {
     for (let turn = 0; turn < 300; turn++) {
       const before = (await store.read('long')).entries.length;
       await session.getItems();
-      await session.addItems(turnItems(turn));
+      await session.addItems(agentsTurnItems(turn));
       await session.runCompaction();
       const written = (await store.read('long')).entries.slice(before);
       const snapshot = written.some((e) => decodeEntry(e).some((r) => r.type === 'snapshot'));

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { TranscriptCounter } from '../compaction/transcript-counter.js';
 import type { Message } from '../messages/types.js';
+import { tokenProfile } from '../models/estimate-tokens.js';
 import { rejection } from '../test-support/errors.js';
 import { decodeEntry, encodeEntry } from './records.js';
 import { SessionLog } from './session-log.js';
@@ -27,6 +29,17 @@ describe("a session log's tail record", () => {
     state.apply({ type: 'tail', keep: 6, messages: [] });
     state.apply({ type: 'tail', keep: 0, messages: [user('a')] });
     expect(texts(state.messages)).toEqual(['a']);
+  });
+
+  it('is counted right by a TranscriptCounter that counted the transcript before it', () => {
+    const state = stateOf(200);
+    const counter = new TranscriptCounter();
+    const profile = tokenProfile('gpt-4o');
+    counter.count(state.messages, profile);
+    const longer = Array.from({ length: 150 }, (_, i) => user(`a much longer message than before, number ${i}`));
+    state.apply({ type: 'tail', keep: 10, messages: longer });
+    state.apply({ type: 'messages', messages: [user('new')] });
+    expect(counter.count(state.messages, profile)).toBe(new TranscriptCounter().count(state.messages, profile));
   });
 
   it('leaves the transcript of every checkpoint as it was, when it cuts into one or past it', () => {

@@ -1,4 +1,5 @@
 import { contentText } from '../messages/content.js';
+import { noteEdit } from '../messages/edits.js';
 import type { Message, ToolMessage } from '../messages/types.js';
 import type { RecordedApproval, SavedCheckpoint, SessionRecord } from './records.js';
 
@@ -208,7 +209,8 @@ export class SessionState {
 
   /**
    * Keeps the first `keep` messages and appends `messages`, in place when no snapshot holds
-   * what is cut (the cost is then that of the messages added, not the transcript's). The
+   * what is cut (the cost is then that of the messages added, not the transcript's; the cut
+   * is noted as an edit, see messages/edits.ts). The
    * pending turn's results are left alone, unlike a rewrite's: only an Agents SDK session
    * writes a tail, and it opens no turn; a kept call's result still belongs to it.
    */
@@ -222,7 +224,10 @@ export class SessionState {
     if (keep < this.#shared) {
       this.messages = this.messages.slice(0, keep);
       this.#shared = 0;
-    } else this.messages.length = keep;
+    } else if (keep < this.messages.length) {
+      this.messages.length = keep;
+      noteEdit(this.messages, keep); // what counts the transcript as it grows recounts from here
+    }
     this.messages.push(...messages);
   }
 

@@ -25,15 +25,18 @@ function appendedTail(before: readonly Message[], rewritten: readonly Message[])
   return end?.role === 'assistant' && last.role !== 'assistant' ? [end] : [];
 }
 
-/** What a compaction did, read from the transcript before and after it. */
-function compactionDetail(before: readonly Message[], after: readonly Message[]): string {
+/**
+ * What a compaction did, read from the messages it removed and those it wrote in their place
+ * (the whole transcript before and after it for a rewrite, the changed end for a tail).
+ */
+function compactionDetail(removed: readonly Message[], written: readonly Message[], lengths: [number, number]): string {
   const markers = (list: readonly Message[]) =>
     list.filter((m) => m.role === 'tool' && isPrunedMarker(contentText(m.content))).length;
-  const summaries = new Set(before.filter((m) => m.metadata?.summary === true).map((m) => contentText(m.content)));
-  const summarized = after.some((m) => m.metadata?.summary === true && !summaries.has(contentText(m.content)));
-  const parts = [`${Math.max(0, markers(after) - markers(before))} tool results pruned`];
+  const summaries = new Set(removed.filter((m) => m.metadata?.summary === true).map((m) => contentText(m.content)));
+  const summarized = written.some((m) => m.metadata?.summary === true && !summaries.has(contentText(m.content)));
+  const parts = [`${Math.max(0, markers(written) - markers(removed))} tool results pruned`];
   if (summarized) parts.push('old turns summarized');
-  parts.push(`${before.length} -> ${after.length} messages`);
+  parts.push(`${lengths[0]} -> ${lengths[1]} messages`);
   return parts.join(', ');
 }
 
@@ -41,9 +44,10 @@ function compactionDetail(before: readonly Message[], after: readonly Message[])
  * The report of a FileSessionStore log, replayed record by record as the session reads it:
  * each checkpoint after a new model reply is a step, sized as the transcript the session saved
  * there less that reply (the request that produced it); each `rewrite` or `snapshot` (how a
- * session saves a compaction's transcript) that shrank the
- * transcript is a compaction, marked at the step it came before with the sizes on either side;
- * each rewind is marked too. Turns are numbered through.
+ * session saves a compaction's transcript) and each `tail` (how an Agents SDK session saves
+ * one that changed the transcript's end) that shrank the transcript is a compaction, marked at
+ * the step it came before with the sizes on either side; each rewind is marked too. Turns are
+ * numbered through.
  */
 export function sessionLogReport(title: string, text: string, options: ReportWindowOptions): ReportData {
   const profile = tokenProfile(options.model);
@@ -68,6 +72,29 @@ export function sessionLogReport(title: string, text: string, options: ReportWin
     if (last !== undefined) reply = last;
   };
 
+  /**
+   * A rewrite or tail that replaced `removed` (the transcript's end, or all of it) with
+   * `written` and `appended` after it: the appended messages are new, and the change is a
+   * compaction when it made the transcript smaller (not when the system prompt joined, say).
+   */
+  function changed(removed: readonly Message[], written: Message[], appended: Message[], length: number): void {
+    const tokensBefore = sizeNow();
+    added(appended);
+    const kept = state.messages.slice(0, state.messages.length - removed.length);
+    const tokensAfter = messagesTokens([...kept, ...written], profile);
+    if (tokensAfter >= tokensBefore) return;
+    const mark: ReportMark = {
+      step: steps.length + 1,
+      kind: 'compaction',
+      what: 'rewritten in the log',
+      tokensBefore,
+      tokensAfter,
+      detail: compactionDetail(removed, written, [state.messages.length, length - appended.length]),
+    };
+    marks.push(mark);
+    open = { mark, appended };
+  }
+
   function before(record: SessionRecord): void {
     if (record.type === 'messages') added(record.messages);
     else if (record.type === 'tool.results') {
@@ -76,23 +103,16 @@ export function sessionLogReport(title: string, text: string, options: ReportWin
         if (result !== undefined) produced.push(result);
       }
     } else if (record.type === 'rewrite' || record.type === 'snapshot') {
-      const tokensBefore = sizeNow();
       const appended = appendedTail(state.messages, record.messages);
-      added(appended);
       const compacted = record.messages.slice(0, record.messages.length - appended.length);
-      const tokensAfter = messagesTokens(compacted, profile);
-      if (tokensAfter >= tokensBefore) return; // not a compaction: the system prompt joined, say
-      const detail = compactionDetail(state.messages, compacted);
-      const mark: ReportMark = {
-        step: steps.length + 1,
-        kind: 'compaction',
-        what: 'rewritten in the log',
-        tokensBefore,
-        tokensAfter,
-        detail,
-      };
-      marks.push(mark);
-      open = { mark, appended };
+      changed(state.messages, compacted, appended, record.messages.length);
+    } else if (record.type === 'tail') {
+      // Only the end changed: the newest message kept means all the tail writes is new.
+      const kept = record.keep === state.messages.length;
+      const appended = kept ? record.messages : appendedTail(state.messages, record.messages);
+      const written = record.messages.slice(0, record.messages.length - appended.length);
+      changed(state.messages.slice(record.keep), written, appended, record.keep + record.messages.length);
+      saved = undefined; // the tail changes the array in place, maybe to one of the same length
     } else if (record.type === 'rewind') {
       marks.push({
         step: steps.length + 1,
@@ -147,7 +167,7 @@ export function sessionLogReport(title: string, text: string, options: ReportWin
     marks,
     ...reportMakeup(produced, state.messages, profile, stepOf),
     notes: [
-      'A session log records each compaction as the transcript it left (a rewrite), not what made it: an overflow recovery shows as a compaction too.',
+      'A session log records each compaction as the transcript it left (a rewrite, or the end it rewrote: a tail), not what made it: an overflow recovery shows as a compaction too.',
     ],
   };
 }

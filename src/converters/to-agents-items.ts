@@ -28,6 +28,14 @@ function toolOutput(content: string | readonly ContentPart[], meta: Partial<Agen
  * await session.addItems(toAgentsItems(messages));
  */
 export function toAgentsItems(messages: readonly Message[]): AgentsItem[] {
+  return writeAgentsItems(messages);
+}
+
+/**
+ * {@link toAgentsItems}, pushing onto `ends` (when given) the end of each message's items in
+ * the list: how a session that stores items finds the messages a number of items covers.
+ */
+export function writeAgentsItems(messages: readonly Message[], ends?: number[]): AgentsItem[] {
   const out: AgentsItem[] = [];
   const names = new Map<string, string>();
   for (const m of messages) {
@@ -73,6 +81,7 @@ export function toAgentsItems(messages: readonly Message[]): AgentsItem[] {
       out.push({ ...result, name, callId: m.toolCallId, output: toolOutput(m.content, meta) });
     }
     out.push(...((meta?.after ?? []) as AgentsItem[]));
+    ends?.push(out.length);
   }
   return out;
 }

@@ -1,12 +1,23 @@
 import type { AgentsItem } from '../converters/agents-items-types.js';
-import { agentsItemsToMessages, fromAgentsItems } from '../converters/from-agents-items.js';
-import { toAgentsItems } from '../converters/to-agents-items.js';
+import { agentsItemsToMessages } from '../converters/from-agents-items.js';
+import { writeAgentsItems } from '../converters/to-agents-items.js';
 import type { Message } from '../messages/types.js';
 import { DEFAULT_LEASE_MS } from '../sessions/lease.js';
 import type { SessionRecord } from '../sessions/records.js';
 import { SessionLog } from '../sessions/session-log.js';
 import type { SessionStore } from '../sessions/store.js';
 import type { AgentsSession } from './agents-session.js';
+
+/**
+ * The items of a log's transcript: the messages array they were written from, how many of its
+ * messages, and where each message's items end in `items` (a message is one item or more).
+ */
+interface View {
+  messages: readonly Message[];
+  length: number;
+  items: AgentsItem[];
+  ends: number[];
+}
 
 /**
  * An OpenAI Agents SDK session kept in one of our session stores (memory, file, SQLite,
@@ -20,8 +31,8 @@ import type { AgentsSession } from './agents-session.js';
 export class AgentsStoreSession implements AgentsSession {
   readonly #log: SessionLog;
   readonly #id: string;
-  /** The items of the log's transcript: the messages array they were written from, and how many of its messages. */
-  #view: { messages: readonly Message[]; length: number; items: AgentsItem[] } | undefined;
+  /** The items of the log's transcript (see View). */
+  #view: View | undefined;
   /** Messages written as items by getItems() so far: what reading costs, for tests and benchmarks. */
   converted = 0;
 
@@ -40,12 +51,12 @@ export class AgentsStoreSession implements AgentsSession {
     return [...this.#log.state.messages];
   }
 
-  /** Appends `records` to the log under the session's lease, as one entry. */
-  async #save(records: SessionRecord[]): Promise<void> {
+  /** Runs `write` under the session's lease, on the log as it is now (nobody else writes meanwhile). */
+  async #locked<T>(write: () => Promise<T>): Promise<T> {
     await this.#log.read();
     await this.#log.acquire('store Agents SDK items', DEFAULT_LEASE_MS);
     try {
-      await this.#log.append(records);
+      return await write();
     } finally {
       await this.#log.release();
     }
@@ -53,54 +64,87 @@ export class AgentsStoreSession implements AgentsSession {
 
   /**
    * The stored items, written from the log's messages; the ones written before are kept
-   * (appending messages only pushes onto the log's array), so a read costs what was added.
+   * (appending messages only pushes onto the log's array, and this session's own tails
+   * update the view as they write), so a read costs what was added.
    */
-  async #items(): Promise<AgentsItem[]> {
+  async #items(): Promise<View> {
     await this.#log.read();
     const messages = this.#log.state.messages;
     const view = this.#view;
     if (view === undefined || view.messages !== messages || view.length > messages.length) {
       this.converted += messages.length;
-      this.#view = { messages, length: messages.length, items: toAgentsItems(messages) };
+      const ends: number[] = [];
+      this.#view = { messages, length: messages.length, items: writeAgentsItems(messages, ends), ends };
     } else if (view.length < messages.length) {
-      this.converted += messages.length - view.length;
-      view.items.push(...toAgentsItems(messages.slice(view.length)));
-      view.length = messages.length;
+      this.#extend(view, messages, view.length);
     }
-    return (this.#view as { items: AgentsItem[] }).items;
+    return this.#view as View;
+  }
+
+  /** Writes the messages of `messages` from `from` on as items at the end of the view. */
+  #extend(view: View, messages: Message[], from: number): void {
+    this.converted += messages.length - from;
+    const ends: number[] = [];
+    const start = view.items.length;
+    for (const item of writeAgentsItems(messages.slice(from), ends)) view.items.push(item);
+    for (const end of ends) view.ends.push(start + end);
+    view.messages = messages;
+    view.length = messages.length;
   }
 
   /** The newest `limit` items (all without it), oldest first; the items are the session's: copy one before changing it. */
   async getItems(limit?: number): Promise<AgentsItem[]> {
-    const items = await this.#items();
+    const { items } = await this.#items();
     return limit === undefined ? items.slice() : limit <= 0 ? [] : items.slice(-limit);
   }
 
   /** Appends the items to the log as the messages they make: one entry, whose size is that of the items. */
   async addItems(items: AgentsItem[]): Promise<void> {
     if (items.length === 0) return;
-    await this.#save([{ type: 'messages', messages: agentsItemsToMessages(items) }]);
+    const records: SessionRecord[] = [{ type: 'messages', messages: agentsItemsToMessages(items) }];
+    await this.#locked(() => this.#log.append(records));
   }
 
-  /** Removes the newest item; the log has no record that removes one, so the transcript is written again. */
+  /** Removes the newest item: one `tail` entry, the size of the message it ended. */
   async popItem(): Promise<AgentsItem | undefined> {
-    const items = (await this.#items()).slice();
-    const last = items.pop();
-    if (last !== undefined) await this.#save([{ type: 'rewrite', messages: fromAgentsItems(items) }]);
-    return last;
+    return (await this.#replace(1, []))[0];
   }
 
   /**
-   * Replaces the newest `pop` items with `items` in one write: popItem() writes the whole
-   * transcript again for each item it removes, so a compaction stored as pops and an add
-   * cost the session's size times the items popped (37 s for one prune of a 4,000-item
-   * session). compactingSession() stores its compactions through this.
+   * Replaces the newest `pop` items with `items` in one write, whose size is that of the
+   * messages they change, not the session's: popItem() for each item and a rewrite of the
+   * transcript cost the session's size (37 s for one prune of a 4,000-item session; a
+   * snapshot of the whole session every turn in lean mode). compactingSession() stores its
+   * compactions through this.
    */
   async replaceNewestItems(pop: number, items: AgentsItem[]): Promise<void> {
     if (pop <= 0) return this.addItems(items);
-    const stored = await this.#items();
-    const kept = stored.slice(0, Math.max(0, stored.length - pop));
-    await this.#save([{ type: 'rewrite', messages: fromAgentsItems([...kept, ...items]) }]);
+    await this.#replace(pop, items);
+  }
+
+  /**
+   * Saves a `tail` record that keeps the messages whose items all stay and writes the kept
+   * items of the message the cut falls in (an assistant message with several tool calls
+   * is several items) again, with `items` after them; returns the items removed. The view
+   * is cut and extended the same way, so its cost is the items changed.
+   */
+  #replace(pop: number, items: AgentsItem[]): Promise<AgentsItem[]> {
+    return this.#locked(async () => {
+      const view = await this.#items();
+      const kept = Math.max(0, view.items.length - pop);
+      if (kept === view.items.length && items.length === 0) return [];
+      let keep = view.length;
+      while (keep > 0 && (view.ends[keep - 1] as number) > kept) keep--;
+      const start = keep === 0 ? 0 : (view.ends[keep - 1] as number);
+      const removed = view.items.slice(kept);
+      const messages = agentsItemsToMessages([...view.items.slice(start, kept), ...items]);
+      await this.#log.append([{ type: 'tail', keep, messages }]);
+      view.items.length = start;
+      view.ends.length = keep;
+      view.length = keep;
+      this.#extend(view, this.#log.state.messages, keep);
+      return removed;
+    });
   }
 
   async clearSession(): Promise<void> {

@@ -39,13 +39,20 @@ export interface RecordedApproval {
  * What a session's log holds, one record at a time; a store keeps a batch of records per
  * entry (one save), and replaying every record in order gives the session's state. Records
  * only add what a step added, so a save costs what is new; `rewrite` (after a compaction) is
- * the one that carries the whole transcript.
+ * the one that carries the whole transcript, and `tail` replaces only its newest messages.
  */
 export type SessionRecord =
   /** Messages appended to the transcript. */
   | { type: 'messages'; messages: Message[] }
   /** The whole transcript, replacing what was there (a compaction rewrote it). */
   | { type: 'rewrite'; messages: Message[] }
+  /**
+   * The transcript's first `keep` messages, then `messages`: a change to its end (the newest
+   * items of an Agents SDK session replaced or popped) saved as what changed, not as the whole
+   * transcript (SessionLog saves one as a snapshot now and then, so reads start late enough).
+   * A `keep` longer than the transcript is a log that was damaged or written over.
+   */
+  | { type: 'tail'; keep: number; messages: Message[] }
   /** A turn started; it stays pending until turn.done. */
   | { type: 'turn.start'; turn: number }
   /** The pending turn finished. */
@@ -113,6 +120,9 @@ function checkRecord(record: unknown): asserts record is SessionRecord {
       case 'rewrite':
         validateMessageShapes(r.messages);
         return true;
+      case 'tail':
+        validateMessageShapes(r.messages);
+        return Number.isSafeInteger(r.keep) && (r.keep as number) >= 0;
       case 'turn.start':
         return typeof r.turn === 'number';
       case 'turn.done':

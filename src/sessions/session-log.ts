@@ -3,16 +3,23 @@ import { configError, LoushoError } from '../errors/lousho-error.js';
 import { tokenProfile } from '../models/estimate-tokens.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { decodeEntry, encodeEntry, type SessionCheckpoint, type SessionRecord } from './records.js';
-import { HistoryNeeded, SessionState } from './session-state.js';
+import { HistoryNeeded, LogInconsistent, SessionState } from './session-state.js';
 import { restoreSnapshot, snapshotRecord } from './state-snapshot.js';
 import type { SessionLogTail, SessionStore } from './store.js';
 import { storeInvalid } from './store-errors.js';
+
+/**
+ * Characters of entries after the newest snapshot below which a tail is never saved as a
+ * snapshot: a small log is read whole for less than a snapshot costs to write.
+ */
+const TAIL_SNAPSHOT_MIN = 32_768;
 
 /** A log that is not one this library wrote: typed where the session reads it. */
 class UnreadableEntry extends Error {
   constructor(
     readonly index: number,
     readonly reason: unknown,
+    readonly what = 'is not one this library wrote',
   ) {
     super('unreadable entry');
   }
@@ -42,7 +49,12 @@ function replay(log: SessionLogTail): SessionState {
       restoreSnapshot(state, snapshot);
       records = records.slice(at + 1);
     }
-    for (const record of records) state.apply(record);
+    try {
+      for (const record of records) state.apply(record);
+    } catch (error) {
+      if (error instanceof LogInconsistent) throw new UnreadableEntry(i, error, 'does not follow from the ones before');
+      throw error;
+    }
   });
   return state;
 }
@@ -61,6 +73,9 @@ export class SessionLog {
   #version = 0;
   /** The last entry of the log as this writer knows it (with the version, tells a log that changed). */
   #last: string | undefined;
+  /** Characters of the newest snapshot entry this writer knows (0: none), and of the entries after it. */
+  #snapshotChars = 0;
+  #sinceChars = 0;
   #queue: Promise<void> = Promise.resolve();
   #failure: unknown;
   readonly #lease: LeaseKeeper;
@@ -119,13 +134,16 @@ export class SessionLog {
       if (error instanceof HistoryNeeded && !whole) return this.read({ whole: true });
       if (error instanceof UnreadableEntry) {
         const which = log.fromSnapshot ? `entry ${error.index + 1} after its snapshot` : `entry ${error.index + 1}`;
-        throw storeInvalid(this.store, this.id, `${which} of its log is not one this library wrote`, error.reason);
+        throw storeInvalid(this.store, this.id, `${which} of its log ${error.what}`, error.reason);
       }
       throw error;
     }
     this.state = state;
     this.#version = log.version;
     this.#last = log.entries.at(-1);
+    const chars = log.entries.map((entry) => entry.length);
+    this.#snapshotChars = log.fromSnapshot ? (chars[0] ?? 0) : 0;
+    this.#sinceChars = chars.reduce((a, b) => a + b, 0) - this.#snapshotChars;
     this.#failure = undefined;
   }
 
@@ -163,7 +181,12 @@ export class SessionLog {
   /**
    * Saves `records` as one entry, after the saves already queued, and applies them to the
    * state; `checkpoint` adds a checkpoint of the state they lead to (its step). A rewrite is
-   * saved as a snapshot of the whole state, where a later read may start.
+   * saved as a snapshot of the whole state, where a later read may start. A tail is saved as
+   * itself, what changed, until the entries after the newest snapshot outgrow that snapshot
+   * (and TAIL_SNAPSHOT_MIN): that one is saved as a snapshot, so a read never costs much more
+   * than twice the state, and the snapshots, written ever further apart as the state grows,
+   * cost each turn about what the turn wrote. Records that only add are never one: the state
+   * holds them anyway.
    */
   append(records: SessionRecord[], checkpoint?: { step: number }): Promise<void> {
     if (records.length === 0 && checkpoint === undefined) return this.#queue;
@@ -172,13 +195,16 @@ export class SessionLog {
       await this.#lease.check();
       if (this.#lease.lost) throw this.#lease.signal.reason;
       const text = encodeEntry(records);
+      const since = this.#sinceChars + text.length;
+      const tails = since > Math.max(this.#snapshotChars, TAIL_SNAPSHOT_MIN);
       const saved: SessionRecord[] = [];
       let snapshot = false;
       for (const record of decodeEntry(text)) {
         // the state keeps its own copies, which no run can change
-        this.state.apply(record);
-        snapshot ||= record.type === 'rewrite';
-        saved.push(record.type === 'rewrite' ? snapshotRecord(this.state) : record);
+        this.#apply(record);
+        const whole = record.type === 'rewrite' || (tails && record.type === 'tail');
+        snapshot ||= whole;
+        saved.push(whole ? snapshotRecord(this.state) : record);
       }
       let entry = snapshot ? encodeEntry(saved) : text;
       if (checkpoint !== undefined) {
@@ -190,6 +216,8 @@ export class SessionLog {
       try {
         this.#version = await this.store.append(this.id, entry, this.#version, snapshot ? { snapshot } : undefined);
         this.#last = entry;
+        this.#snapshotChars = snapshot ? entry.length : this.#snapshotChars;
+        this.#sinceChars = snapshot ? 0 : this.#sinceChars + entry.length;
       } catch (error) {
         this.#failure = error; // the state is ahead of the log now: the next operation reads the log again
         if (LoushoError.isInstance(error) && error.code === 'LOUSHO_SESSION_CONFLICT') this.#lease.lose(error);
@@ -199,6 +227,26 @@ export class SessionLog {
     const done = this.#queue.then(run, run);
     this.#queue = done.catch(() => {});
     return done;
+  }
+
+  /**
+   * Applies a record this writer is saving; one that does not follow from the state (a tail
+   * made from a transcript the log no longer holds) is refused before anything is written,
+   * and the next operation reads the log again.
+   */
+  #apply(record: SessionRecord): void {
+    try {
+      this.state.apply(record);
+    } catch (error) {
+      if (!(error instanceof LogInconsistent)) throw error;
+      this.#failure = new LoushoError(
+        'LOUSHO_SESSION_CONFLICT',
+        `Session '${this.id}' in ${this.store.description}: ${error.message}. Nothing was written; read the ` +
+          'session again and make the change from what it holds now.',
+        { cause: error, details: { id: this.id, store: this.store.description } },
+      );
+      throw this.#failure;
+    }
   }
 
   /** A new checkpoint's record; its token count is left to checkpoints(), so a save never waits for the tokenizer. */
@@ -218,5 +266,7 @@ export class SessionLog {
     this.state = new SessionState();
     this.#version = 0;
     this.#last = undefined;
+    this.#snapshotChars = 0;
+    this.#sinceChars = 0;
   }
 }

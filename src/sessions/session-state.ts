@@ -1,4 +1,5 @@
 import { contentText } from '../messages/content.js';
+import { noteEdit } from '../messages/edits.js';
 import type { Message, ToolMessage } from '../messages/types.js';
 import type { RecordedApproval, SavedCheckpoint, SessionRecord } from './records.js';
 
@@ -62,10 +63,20 @@ function copyPending(p: PendingTurn | undefined): PendingTurn | undefined {
 export class HistoryNeeded extends Error {}
 
 /**
+ * Thrown by apply() for a record that does not follow from the ones before it (a `tail`
+ * keeping more messages than the transcript has): the log was damaged, or written by a
+ * process that did not read it first. Nothing of the state changed.
+ */
+export class LogInconsistent extends Error {}
+
+/**
  * A session's state as its log says: replays records one at a time (the same code for a
  * session read from its store and for one that is writing), and keeps a snapshot per
  * checkpoint so rewind() can make any of them current again. Appending messages only pushes
- * onto the current array; a rewrite or a rewind starts a new one, so every snapshot stays valid.
+ * onto the current array; a rewrite or a rewind starts a new one, and a tail cuts the array in
+ * place only past every snapshot's length (else it starts a new one), so every snapshot stays
+ * valid. A holder of `messages` sees a tail change it in place: compare lengths and ends, not
+ * only the array.
  * A state restored from a snapshot record (restore()) knows only the checkpoints after it.
  */
 export class SessionState {
@@ -90,6 +101,8 @@ export class SessionState {
   /** The turn of every idempotency key the session was sent with. */
   readonly keys = new Map<string, KeyedTurn>();
   readonly #snapshots = new Map<string, Snapshot>();
+  /** The longest prefix of `messages` (the array) a snapshot holds: a tail may cut the array in place after it. */
+  #shared = 0;
 
   get status(): 'idle' | 'turn_pending' | 'awaiting_approval' | 'decided' {
     const pending = this.pending;
@@ -122,7 +135,11 @@ export class SessionState {
       case 'rewrite':
       case 'snapshot': // replayed from the start, a snapshot only rewrites (the rest of it is what the log says already)
         this.messages = [...record.messages];
+        this.#shared = 0;
         pending?.results.clear();
+        return;
+      case 'tail':
+        this.#tail(record.keep, record.messages);
         return;
       case 'turn.start':
         this.pending = {
@@ -190,6 +207,30 @@ export class SessionState {
     }
   }
 
+  /**
+   * Keeps the first `keep` messages and appends `messages`, in place when no snapshot holds
+   * what is cut (the cost is then that of the messages added, not the transcript's; the cut
+   * is noted as an edit, see messages/edits.ts). The
+   * pending turn's results are left alone, unlike a rewrite's: only an Agents SDK session
+   * writes a tail, and it opens no turn; a kept call's result still belongs to it.
+   */
+  #tail(keep: number, messages: readonly Message[]): void {
+    if (keep > this.messages.length) {
+      throw new LogInconsistent(
+        `a tail record keeps ${keep} messages of a transcript of ${this.messages.length}: ` +
+          'the log was damaged, or written by a process that had not read it',
+      );
+    }
+    if (keep < this.#shared) {
+      this.messages = this.messages.slice(0, keep);
+      this.#shared = 0;
+    } else if (keep < this.messages.length) {
+      this.messages.length = keep;
+      noteEdit(this.messages, keep); // what counts the transcript as it grows recounts from here
+    }
+    this.messages.push(...messages);
+  }
+
   #checkpoint(checkpoint: SavedCheckpoint): void {
     if (this.pending !== undefined) this.pending.step = checkpoint.step;
     else this.lastIdle = checkpoint.id;
@@ -197,6 +238,7 @@ export class SessionState {
     this.checkpointCount++;
     this.current = checkpoint.id;
     this.currentStep = checkpoint.step;
+    this.#shared = Math.max(this.#shared, this.messages.length);
     this.#snapshots.set(checkpoint.id, {
       messages: this.messages,
       length: this.messages.length,
@@ -220,6 +262,7 @@ export class SessionState {
     const snapshot = to === null ? undefined : this.#snapshots.get(to);
     if (to !== null && snapshot === undefined && this.partial) throw new HistoryNeeded(`checkpoint ${to}`);
     this.messages = snapshot === undefined ? [] : snapshot.messages.slice(0, snapshot.length);
+    this.#shared = 0;
     this.pending = copyPending(snapshot?.pending);
     const restored = this.pending;
     if (restored?.key !== undefined) this.keys.set(restored.key, { turn: restored.turn, status: 'pending' });

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Message } from '../messages/types.js';
 import { Child } from '../test-support/child-process.js';
 import { rejection } from '../test-support/errors.js';
 import { pauseCases } from '../test-support/pause-cases.js';
@@ -11,6 +12,7 @@ import {
   skipWhenDown,
 } from '../test-support/store-backends.js';
 import { SESSION_FORMAT } from './serialize.js';
+import { SessionLog } from './session-log.js';
 import type { SessionStore } from './store.js';
 
 /**
@@ -121,6 +123,21 @@ describe.each(KINDS)('%s session store', (kind) => {
     v = await store.append('t', 'x', 0);
     v = await store.append('t', 'y', v);
     expect(await latest('t')).toEqual({ entries: ['x', 'y'], version: v, fromSnapshot: false });
+  });
+
+  it("keeps a log whose transcript's end was replaced (tail records, after a snapshot too) as its writer holds it", async () => {
+    const store = await make(kind);
+    const user = (content: string): Message => ({ role: 'user', content });
+    const writer = new SessionLog(store, 'tail', () => '');
+    await writer.append([{ type: 'messages', messages: [user('a'), user(big), user('c')] }]);
+    await writer.append([{ type: 'tail', keep: 1, messages: [user('b')] }]);
+    await writer.append([{ type: 'rewrite', messages: [user('s'), ...writer.state.messages] }]);
+    await writer.append([{ type: 'messages', messages: [user('d')] }]);
+    await writer.append([{ type: 'tail', keep: 3, messages: [user('e'), user('f')] }]);
+    const reader = new SessionLog(store, 'tail', () => '');
+    await reader.read();
+    expect(reader.state.messages.map((m) => m.content)).toEqual(['s', 'a', 'b', 'e', 'f']);
+    expect(reader.state.messages).toEqual(writer.state.messages);
   });
 
   it('rejects an empty id with LOUSHO_STORE_ID_INVALID', async () => {

@@ -5,6 +5,7 @@ import { fromAgentsItems } from '../converters/from-agents-items.js';
 import { findPairingProblem, validateMessages } from '../messages/validate.js';
 import { estimateTokens } from '../models/estimate-tokens.js';
 import { MemorySessionStore } from '../sessions/store.js';
+import { agentsTurnItems } from '../test-support/agents-turn-items.js';
 import { thrown } from '../test-support/errors.js';
 import { prose } from '../test-support/text.js';
 import { mockModel } from '../testing/mock-model.js';
@@ -190,6 +191,18 @@ describe('compactingSession()', () => {
     expect(writes.filter((n) => n > 0).length).toBeGreaterThan(900);
     expect(JSON.stringify(inner.items.slice(-12))).toContain('[pruned');
   }, 120_000);
+
+  it('writes a result it pruned back under the name of the tool that made it', async () => {
+    const inner = new ListSession();
+    const session = compactingSession({ session: inner, model: 'gpt-4o-mini', contextWindow: 128_000, mode: 'lean' });
+    for (let turn = 0; turn < 20; turn++) {
+      await session.addItems(agentsTurnItems(turn));
+      await session.runCompaction();
+    }
+    const results = inner.items.filter((i) => i.type === 'function_call_result') as { name: string; output: unknown }[];
+    expect(results.filter((r) => JSON.stringify(r.output).includes('[pruned')).length).toBeGreaterThan(10);
+    expect(new Set(results.map((r) => r.name))).toEqual(new Set(['read']));
+  });
 
   it('over 1,000 turns in the default mode writes nothing on a turn that does not compact', async () => {
     const inner = new ListSession();

@@ -36,6 +36,21 @@ export class StoredTail {
   }
 
   /**
+   * The items message `i` is written as. A result written alone would not know its call's
+   * tool name (a message read from a result keeps it only when it differs from the call's),
+   * so it is taken from the assistant message whose calls the result follows.
+   */
+  #items(messages: readonly Message[], i: number): AgentsItem[] {
+    const m = messages[i] as Message;
+    if (m.role !== 'tool' || m.toolName !== undefined) return toAgentsItems([m]);
+    let j = i - 1;
+    while (j >= 0 && messages[j]?.role === 'tool') j--;
+    const owner = messages[j];
+    const call = owner?.role === 'assistant' ? owner.toolCalls?.find((c) => c.id === m.toolCallId) : undefined;
+    return toAgentsItems([call === undefined ? m : { ...m, toolName: call.name }]);
+  }
+
+  /**
    * The write that makes a session of `stored` items hold `messages`, whose messages
    * before `from` are those it already holds; undefined when the whole history is better
    * written again (most of it changed, or the items do not add up to what is stored).
@@ -49,7 +64,7 @@ export class StoredTail {
     const keep = end();
     const tail: AgentsItem[] = [];
     for (let i = from; i < messages.length; i++) {
-      const items = toAgentsItems([messages[i] as Message]);
+      const items = this.#items(messages, i);
       this.#counts.set(messages[i] as Message, items.length);
       tail.push(...items);
       ends.push(end() + items.length);

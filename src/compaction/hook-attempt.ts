@@ -116,7 +116,7 @@ export async function attemptCompaction(a: HookAttempt): Promise<CompactionOutco
     }
     // Messages removed (a fold, a summary) move lean mode's position: it looks at everything again.
     if (next.length !== messages.length) readAgain(memory);
-    replaceFrom(messages, next);
+    replaceFrom(messages, next, outcome.from ?? 0);
     memory.length = messages.length;
   }
   if (a.quiet && !outcome.changed && outcome.error === undefined) return outcome;
@@ -133,20 +133,13 @@ export async function attemptCompaction(a: HookAttempt): Promise<CompactionOutco
 }
 
 /**
- * Makes `messages` hold `next`, in place: from the first message that differs on, noted as
- * an edit there, so that the run's token count and a framework's conversation recount and
+ * Makes `messages` hold `next`, in place, from `from` on (the runner found the messages
+ * before it the same; the recall layer changes only pruned results, which come after), noted
+ * as an edit there, so that the run's token count and a framework's conversation recount and
  * rewrite only from there (a prune of the newest results changes only the end).
  */
-function replaceFrom(messages: Message[], next: readonly Message[]): void {
-  // A strategy that changed its input array itself: nothing to copy, but where is not known.
-  if (next === messages) {
-    noteEdit(messages, 0);
-    return;
-  }
-  let first = 0;
-  while (first < messages.length && first < next.length && messages[first] === next[first]) first++;
-  if (first === messages.length && first === next.length) return;
-  messages.length = first;
-  for (let i = first; i < next.length; i++) messages.push(next[i] as Message);
-  noteEdit(messages, first);
+function replaceFrom(messages: Message[], next: readonly Message[], from: number): void {
+  messages.length = from;
+  for (let i = from; i < next.length; i++) messages.push(next[i] as Message);
+  noteEdit(messages, from);
 }

@@ -35,6 +35,27 @@ const returning = (name: string, make: (messages: Message[]) => unknown): Compac
 });
 
 describe('runCompaction', () => {
+  it('says from which message the result differs, so the hook rewrites only from there', async () => {
+    const messages = readingTranscript(6, 3_000);
+    const at = messages.findIndex((m) => m.role === 'tool');
+    const shorter = returning('one-result', (list) => ({
+      messages: list.map((m, i) => (i === at ? { ...m, content: 'short' } : m)),
+      tokensBefore: 0,
+      tokensAfter: 0,
+      prunedToolCallIds: [],
+    }));
+    const outcome = await attemptWith(shorter, messages);
+    expect(outcome.changed).toBe(true);
+    expect(at).toBeGreaterThan(0);
+    expect(outcome.from).toBe(at);
+    const same = await attemptWith(
+      returning('same', (list) => ({ messages: [...list], tokensBefore: 0, tokensAfter: 0, prunedToolCallIds: [] })),
+      messages,
+    );
+    expect(same.changed).toBe(false);
+    expect(same.from).toBeUndefined();
+  });
+
   it('applies a valid, smaller result and reports what changed', async () => {
     const messages = readingTranscript(4, 3_000);
     const outcome = await attemptWith(pruneToolResultsStrategy(), messages);

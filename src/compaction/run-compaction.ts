@@ -24,6 +24,8 @@ export interface CompactionOutcome {
   /** The transcript to keep: `input.messages` itself when nothing changed. */
   messages: Message[];
   changed: boolean;
+  /** When it changed: the first message of `messages` that is not the input's (the ones before are the same objects). */
+  from?: number;
   /** The strategy that ran. */
   strategy: string;
   /** The strategy whose result was kept, when it differs (a fallback or a rejected summary). */
@@ -42,11 +44,12 @@ export interface CompactionOutcome {
   summaryRejected: boolean;
 }
 
-function sameMessages(a: readonly Message[], b: readonly Message[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+/** The first index where `b` holds another message than `a` (or one of them ends), undefined when they are the same. */
+function firstDifference(a: readonly Message[], b: readonly Message[]): number | undefined {
+  if (a === b) return undefined;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i === a.length && i === b.length ? undefined : i;
 }
 
 /** Anything a strategy threw or reported, as a LoushoError (a LoushoError is kept as it is). */
@@ -169,14 +172,18 @@ export async function runCompaction(run: CompactionAttempt): Promise<CompactionO
     } catch {
       result = undefined; // keep the transcript as it was; the rejection is the error reported
     }
-  } else if (result !== undefined && tokensAfter > tokensBefore && !sameMessages(result.messages, messages)) {
+  }
+  let from = result === undefined ? undefined : firstDifference(messages, result.messages);
+  if (from !== undefined && !summaryRejected && tokensAfter > tokensBefore) {
     error = invalid(strategy.name, `made the request larger (${tokensBefore} -> ${tokensAfter} tokens)`);
     result = undefined;
+    from = undefined;
   }
-  const changed = result !== undefined && !sameMessages(result.messages, messages);
+  const changed = result !== undefined && from !== undefined;
   return {
     messages: changed && result !== undefined ? result.messages : messages,
     changed,
+    ...(changed && from !== undefined ? { from } : {}),
     strategy: strategy.name,
     ...(appliedStrategy === undefined ? {} : { appliedStrategy }),
     tokensBefore,

@@ -96,7 +96,6 @@ describe('TranscriptCounter', () => {
     let counts = 1;
     while (counter.count(messages, profile) !== messagesTokens(messages, profile)) counts++;
     expect(counts).toBeLessThanOrEqual(64);
-    expect(counts).toBeGreaterThan(0);
   });
 
   it('recounts an old message edited in place within a bounded number of steps', () => {

@@ -52,16 +52,17 @@ export class TranscriptCounter {
 
   count(messages: readonly Message[], profile: TokenProfile): number {
     const key = profile.tokenizer + profile.images;
+    const edits = editCount(messages);
+    this.#counts++;
     let same = 0;
     if (key === this.#profileKey) {
       // Counted again with nothing added or noted (a second look in the same step): the newest are compared, not a sample.
-      const again =
-        messages === this.#array && messages.length === this.#seen.length && editCount(messages) === this.#edits;
+      const again = messages === this.#array && messages.length === this.#seen.length && edits === this.#edits;
       same = this.#editedInPlace(this.#unchanged(messages), messages, again);
     }
     this.#profileKey = key;
     this.#array = messages;
-    this.#edits = editCount(messages);
+    this.#edits = edits;
     this.#seen.length = same;
     this.#contents.length = same;
     this.#calls.length = same;
@@ -102,7 +103,7 @@ export class TranscriptCounter {
       messages === this.#array &&
       newest >= 0 &&
       messages[newest] === seen[newest] &&
-      ++this.#counts % FULL_CHECK_EVERY !== 0
+      this.#counts % FULL_CHECK_EVERY !== 0
     ) {
       same = Math.min(editedSince(messages, this.#edits) ?? newest, newest);
     }

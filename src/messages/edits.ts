@@ -5,8 +5,9 @@
  * references of 2,000 messages cost 0.06 ms inside the AI SDK's loop, whose own work between
  * two of our calls leaves the arrays out of the cache, and it was done four times a step.
  * Appending needs no note. Our code notes every edit it makes (a compaction, the executor's
- * fit, tool results put in call order); an edit that other code makes in place is found by
- * the sampled checks of the one who reads (see TranscriptCounter).
+ * fit, tool results put in call order, a session's tail record); after a hook of yours the
+ * executor notes an edit from the start (afterHook); an edit that other code makes in place
+ * outside any hook is found by the checks of the one who reads (see TranscriptCounter).
  */
 
 /** The newest edits each transcript keeps: a reader further behind compares the whole transcript again. */

@@ -81,7 +81,8 @@ export function sessionLogReport(title: string, text: string, options: ReportWin
     const tokensBefore = sizeNow();
     added(appended);
     const kept = state.messages.slice(0, state.messages.length - removed.length);
-    const tokensAfter = messagesTokens([...kept, ...written], profile);
+    // The counter recounts only what differs from what it counted last: for a tail, what it wrote.
+    const tokensAfter = counter.count([...kept, ...written], profile);
     if (tokensAfter >= tokensBefore) return;
     const mark: ReportMark = {
       step: steps.length + 1,

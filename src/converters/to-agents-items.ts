@@ -34,10 +34,18 @@ export function toAgentsItems(messages: readonly Message[]): AgentsItem[] {
 /**
  * {@link toAgentsItems}, pushing onto `ends` (when given) the end of each message's items in
  * the list: how a session that stores items finds the messages a number of items covers.
+ * `calls` are assistant messages before the list whose calls its first results answer (a
+ * result keeps its tool's name only when it differs from its call's).
  */
-export function writeAgentsItems(messages: readonly Message[], ends?: number[]): AgentsItem[] {
+export function writeAgentsItems(
+  messages: readonly Message[],
+  ends?: number[],
+  calls: readonly Message[] = [],
+): AgentsItem[] {
   const out: AgentsItem[] = [];
   const names = new Map<string, string>();
+  for (const m of calls)
+    if (m.role === 'assistant') for (const call of m.toolCalls ?? []) names.set(call.id, call.name);
   for (const m of messages) {
     const meta = namespaceOf<AgentsMetadata>(m, AGENTS_METADATA);
     out.push(...((meta?.before ?? []) as AgentsItem[]));

@@ -1,5 +1,5 @@
 import type { AgentsItem } from '../converters/agents-items-types.js';
-import { toAgentsItems } from '../converters/to-agents-items.js';
+import { toAgentsItems, writeAgentsItems } from '../converters/to-agents-items.js';
 import type { Message } from '../messages/types.js';
 
 /** What to write to a session so that it holds a transcript: keep its first items, pop the rest, add the tail. */
@@ -35,19 +35,13 @@ export class StoredTail {
     return n;
   }
 
-  /**
-   * The items message `i` is written as. A result written alone would not know its call's
-   * tool name (a message read from a result keeps it only when it differs from the call's),
-   * so it is taken from the assistant message whose calls the result follows.
-   */
-  #items(messages: readonly Message[], i: number): AgentsItem[] {
-    const m = messages[i] as Message;
-    if (m.role !== 'tool' || m.toolName !== undefined) return toAgentsItems([m]);
-    let j = i - 1;
+  /** The assistant message whose calls the results at `from` answer, when `from` starts among them. */
+  static #caller(messages: readonly Message[], from: number): Message[] {
+    if (messages[from]?.role !== 'tool') return [];
+    let j = from - 1;
     while (j >= 0 && messages[j]?.role === 'tool') j--;
     const owner = messages[j];
-    const call = owner?.role === 'assistant' ? owner.toolCalls?.find((c) => c.id === m.toolCallId) : undefined;
-    return toAgentsItems([call === undefined ? m : { ...m, toolName: call.name }]);
+    return owner?.role === 'assistant' ? [owner] : [];
   }
 
   /**
@@ -62,13 +56,12 @@ export class StoredTail {
     const end = () => (ends.length === 0 ? 0 : (ends[ends.length - 1] as number));
     while (ends.length < from) ends.push(end() + this.#count(messages[ends.length] as Message));
     const keep = end();
-    const tail: AgentsItem[] = [];
-    for (let i = from; i < messages.length; i++) {
-      const items = this.#items(messages, i);
-      this.#counts.set(messages[i] as Message, items.length);
-      tail.push(...items);
-      ends.push(end() + items.length);
-    }
+    const tailEnds: number[] = [];
+    const tail = writeAgentsItems(messages.slice(from), tailEnds, StoredTail.#caller(messages, from));
+    tailEnds.forEach((e, k) => {
+      this.#counts.set(messages[from + k] as Message, e - (k === 0 ? 0 : (tailEnds[k - 1] as number)));
+      ends.push(keep + e);
+    });
     const pop = stored - keep;
     if (!changed && pop !== tail.length) this.#trusted = false;
     if (!this.#trusted || pop < 0 || pop > stored / 2) return undefined;

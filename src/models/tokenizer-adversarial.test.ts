@@ -72,7 +72,7 @@ const SEGMENTS: ((chars: number, seed: number) => string)[] = [
   (chars, seed) => letterAndCjkBlocks(chars, seed),
   (chars, seed) => randomFrom('0123456789', chars, seed),
   (chars, seed) => randomFrom(' \n\t', chars, seed),
-  (chars, seed) => '='.repeat(chars - (seed % 3)),
+  (chars, seed) => '='.repeat(Math.max(1, chars - (seed % 3))),
   (chars, seed) => slice(prose, chars, seed),
   (chars, seed) => slice(code, chars, seed),
   (chars, seed) => JSON.stringify({ seed, data: randomFrom('abc"\\{}[],:01 ', chars, seed) }),

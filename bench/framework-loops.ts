@@ -1,8 +1,7 @@
 /**
- * The other frameworks' own loops with our integrations in them, each timing only our code
- * at each step (see ./frameworks.ts): the AI SDK's generateText tool loop (ai 6, a mock
- * language model of 'ai/test') with compactionMiddleware() and with compactionPrepareStep(),
- * and the OpenAI Agents SDK's Runner (@openai/agents-core, a scripted model) over a session.
+ * The OpenAI Agents SDK's Runner (@openai/agents-core, a scripted model) over a session of
+ * ours, timing only our code at each turn (see ./frameworks.ts); the AI SDK's loops are in
+ * ./ai-sdk-loops.ts.
  */
 import {
   Agent,
@@ -13,99 +12,8 @@ import {
   type Session,
   Usage,
 } from '@openai/agents-core';
-import { generateText, stepCountIs, tool, wrapLanguageModel } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
-import { z } from 'zod';
-import { compactionMiddleware } from '../src/integrations/compaction-middleware.js';
-import { compactionPrepareStep } from '../src/integrations/compaction-prepare-step.js';
-import { prose } from '../src/test-support/text.js';
+import { type LoopRun, read } from './ai-sdk-loops.js';
 import { StepTimes, startClock } from './step-clock.js';
-
-/** Characters of each tool result (about 450 tokens). */
-export const RESULT_CHARS = 2_000;
-export const WINDOW = 128_000;
-export const MODEL = 'gpt-4o-mini';
-
-/** What one loop gives: our code's time at each step, and the prompt our code was handed at the last one. */
-export interface LoopRun {
-  times: StepTimes;
-  seen: readonly unknown[];
-}
-
-const read = (i: number) => `// src/file${i}.ts\n${prose(i, RESULT_CHARS)}`;
-
-/** A mock model of 'ai/test' that calls `read` at every step, with the usage of a real call. */
-function readingModel() {
-  let step = 0;
-  const model: MockLanguageModelV3 = new MockLanguageModelV3({
-    modelId: MODEL,
-    doGenerate: async () => {
-      step++;
-      // The mock keeps every call's options: 1,000 prompts of up to 2,000 messages would load the heap, and every timing with it.
-      model.doGenerateCalls.length = 0;
-      return {
-        content: [
-          { type: 'tool-call', toolCallId: `call_${step}`, toolName: 'read', input: JSON.stringify({ i: step }) },
-        ],
-        finishReason: { unified: 'tool-calls', raw: undefined },
-        usage: {
-          inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
-          outputTokens: { total: 10, text: 10, reasoning: undefined },
-        },
-        warnings: [],
-      };
-    },
-  });
-  return model;
-}
-
-const readTool = tool({
-  description: 'Read a file of the repository',
-  inputSchema: z.object({ i: z.number() }),
-  execute: async ({ i }) => read(i),
-});
-
-const prompt = 'Review every file of the repository.';
-
-export async function middlewareLoop(steps: number): Promise<LoopRun> {
-  const middleware = compactionMiddleware({ contextWindow: WINDOW, model: MODEL });
-  const times = new StepTimes();
-  let seen: readonly unknown[] = [];
-  const timed: typeof middleware = {
-    specificationVersion: 'v3',
-    transformParams(options) {
-      seen = options.params.prompt;
-      times.next();
-      return times.time(() => middleware.transformParams(options));
-    },
-    async wrapGenerate(options) {
-      const result = await options.doGenerate();
-      return times.time(() => middleware.wrapGenerate({ ...options, doGenerate: async () => result }));
-    },
-    wrapStream: (options) => middleware.wrapStream(options),
-  };
-  const model = wrapLanguageModel({ model: readingModel(), middleware: timed });
-  await generateText({ model, tools: { read: readTool }, stopWhen: stepCountIs(steps), prompt });
-  return { times, seen };
-}
-
-export async function prepareStepLoop(steps: number): Promise<LoopRun> {
-  const prepare = compactionPrepareStep({ contextWindow: WINDOW, model: MODEL });
-  const times = new StepTimes();
-  let seen: readonly unknown[] = [];
-  await generateText({
-    model: readingModel(),
-    tools: { read: readTool },
-    stopWhen: stepCountIs(steps),
-    prompt,
-    prepareStep: (step) => {
-      seen = step.messages;
-      times.next();
-      return times.time(() => prepare(step));
-    },
-  });
-  return { times, seen };
-}
 
 /** Their Model, scripted: each question gets one call of `read`, then an answer. */
 class ScriptedModel implements Model {

@@ -1,8 +1,9 @@
 /**
  * The frameworks benchmark: our compaction inside the other frameworks' own loops, 1,000
- * steps each (./framework-loops.ts): compactionMiddleware() and compactionPrepareStep() in
- * the AI SDK's generateText tool loop; compactingSession() over their MemorySession (default
- * and lean mode) and AgentsStoreSession in the OpenAI Agents SDK's Runner. Each loop runs
+ * steps each: compactionMiddleware() and compactionPrepareStep() in the AI SDK's
+ * generateText and streamText tool loops, beside a fixed reference work in the same loops
+ * (./ai-sdk-loops.ts); compactingSession() over their MemorySession (default and lean mode)
+ * and AgentsStoreSession in the OpenAI Agents SDK's Runner (./framework-loops.ts). Each loop runs
  * once short to warm up, then LOUSHO_BENCH_REPS times (3 by default). For each run it takes
  * our code's CPU time per step (see ./step-clock.ts), the median over the first and the last
  * tenth of the steps and their ratio, and how much less the last tenth costs than a plain
@@ -21,16 +22,16 @@ import { AgentsStoreSession } from '../src/integrations/agents-store-session.js'
 import { compactingSession } from '../src/integrations/compacting-session.js';
 import { MemorySessionStore } from '../src/sessions/store.js';
 import {
+  type AiSdkLoop,
   type LoopRun,
   MODEL,
   middlewareLoop,
   prepareStepLoop,
   RESULT_CHARS,
-  type RunnerSession,
-  runnerLoop,
-  untimed,
+  referenceLoop,
   WINDOW,
-} from './framework-loops.js';
+} from './ai-sdk-loops.js';
+import { type RunnerSession, runnerLoop, untimed } from './framework-loops.js';
 import { formatInt, formatMs, formatRatio, formatSpread, median } from './stats.js';
 import { leastOf, type StepTimes, type Took } from './step-clock.js';
 
@@ -46,8 +47,10 @@ export interface FrameworkRun {
   /** The same in wall-clock time. */
   firstWallMs: number;
   lastWallMs: number;
-  /** A plain gpt-tokenizer recount of the prompt our code saw at the last step (the least of 3), and its tokens. */
-  recount: Took & { tokens: number };
+  /** A plain gpt-tokenizer recount of the prompt our code saw at the last step (the least of 3), and its tokens; none for the reference. */
+  recount: (Took & { tokens: number }) | undefined;
+  /** For the reference: the heap the loop keeps at its last step, in bytes. */
+  heapBytes: number | undefined;
 }
 
 export interface FrameworkRow {
@@ -91,16 +94,20 @@ function recount(list: readonly unknown[]): Took & { tokens: number } {
   return { ...took, tokens };
 }
 
-function measured({ times, seen }: LoopRun): FrameworkRun {
+function measured({ times, seen, heapBytes }: LoopRun): FrameworkRun {
   const tenth = Math.max(1, Math.floor(times.length / 10));
   return {
     firstCpuMs: median(times.cpuMs.slice(0, tenth)),
     lastCpuMs: median(times.cpuMs.slice(-tenth)),
     firstWallMs: median(times.wallMs.slice(0, tenth)),
     lastWallMs: median(times.wallMs.slice(-tenth)),
-    recount: recount(seen),
+    recount: seen === undefined ? undefined : recount(seen),
+    heapBytes,
   };
 }
+
+/** The fixed work timed in the AI SDK's loops in our place: what the host's heap does to a step that does not change. */
+const REFERENCE = 'reference: gpt-tokenizer counts one new result';
 
 interface Integration {
   name: string;
@@ -108,7 +115,10 @@ interface Integration {
   run: (steps: number) => Promise<LoopRun>;
 }
 
-const AI_SDK_LOOP = 'generateText tool loop (ai 6)';
+const AI_SDK_LOOPS: Record<AiSdkLoop, string> = {
+  generateText: 'generateText tool loop (ai 6)',
+  streamText: 'streamText tool loop (ai 6)',
+};
 const RUNNER_LOOP = 'Runner.run per turn (@openai/agents-core 0.14)';
 
 function integrations(): Integration[] {
@@ -119,9 +129,14 @@ function integrations(): Integration[] {
     loop: RUNNER_LOOP,
     run: (steps) => runnerLoop(steps, make),
   });
+  const aiSdk = (loop: AiSdkLoop): Integration[] => [
+    { name: 'compactionMiddleware()', loop: AI_SDK_LOOPS[loop], run: (steps) => middlewareLoop(loop, steps) },
+    { name: 'compactionPrepareStep()', loop: AI_SDK_LOOPS[loop], run: (steps) => prepareStepLoop(loop, steps) },
+    { name: REFERENCE, loop: AI_SDK_LOOPS[loop], run: (steps) => referenceLoop(loop, steps) },
+  ];
   return [
-    { name: 'compactionMiddleware()', loop: AI_SDK_LOOP, run: middlewareLoop },
-    { name: 'compactionPrepareStep()', loop: AI_SDK_LOOP, run: prepareStepLoop },
+    ...aiSdk('generateText'),
+    ...aiSdk('streamText'),
     // Their MemorySession's addItems() inside ours is the storing a run without us does too: not our code's time.
     runner('compactingSession() over MemorySession', (times) => {
       const inner = new MemorySession();
@@ -157,7 +172,7 @@ export async function runFrameworks(options: { steps?: number; repetitions?: num
   const rows: FrameworkRow[] = [];
   // LOUSHO_BENCH_ONLY=<part of a name> runs only the integrations whose name holds it (a quick look at one).
   const only = process.env.LOUSHO_BENCH_ONLY;
-  for (const integration of integrations().filter((i) => only === undefined || i.name.includes(only))) {
+  for (const integration of integrations().filter((i) => only === undefined || `${i.name} ${i.loop}`.includes(only))) {
     await integration.run(Math.min(steps, WARM_UP_STEPS));
     const runs: FrameworkRun[] = [];
     for (let r = 0; r < repetitions; r++) {
@@ -170,43 +185,56 @@ export async function runFrameworks(options: { steps?: number; repetitions?: num
   return { rows, repetitions, seconds: (performance.now() - started) / 1000 };
 }
 
+/** The median heap the reference's runs kept, or a dash for an integration of ours. */
+function keptHeap(runs: readonly FrameworkRun[]): string {
+  const heaps = runs.flatMap((x) => (x.heapBytes === undefined ? [] : [x.heapBytes]));
+  return heaps.length === 0 ? '—' : `${formatInt(Math.round(median(heaps) / 1e6))} MB`;
+}
+
 export function renderFrameworksMarkdown(report: FrameworksReport): string {
   const lines = [
     '## Inside other frameworks',
     '',
     `Our compaction inside the other frameworks' own loops, ${formatInt(report.rows[0]?.steps ?? 0)} steps each, ` +
       `a ${formatInt(RESULT_CHARS)}-character tool result a step, a ${formatInt(WINDOW)}-token window. "Per step" is ` +
-      "the time our code takes at a step (the middleware's transformParams and wrapGenerate; the prepareStep call; " +
-      'for compactingSession over their MemorySession its runCompaction and addItems, less the time their ' +
-      "MemorySession's own addItems takes inside ours (the storing a run without us does too); every Session method of AgentsStoreSession and of a compactingSession over it), median " +
+      "the time our code takes at a step (the middleware's transformParams and wrapGenerate, or wrapStream with the " +
+      'reading of the parts it passes on; the prepareStep call; for compactingSession over their MemorySession its ' +
+      "runCompaction and addItems, less the time their MemorySession's own addItems takes inside ours (the storing a " +
+      'run without us does too); every Session method of AgentsStoreSession and of a compactingSession over it), median ' +
       'over the first and the last tenth of the steps, in CPU time (process.cpuUsage(): on a machine that other ' +
       'work loads, wall-clock time counts the waits for a core too). Each loop runs once short to warm up, then ' +
       `${report.repetitions} times; each cell is the median of the runs, with their range for the ratios. ` +
       '"Recount" is a plain gpt-tokenizer countTokens (o200k) of the text of the prompt our code saw at the last ' +
-      'step (what the framework handed it), the least of 3 timings.',
+      'step (what the framework handed it), the least of 3 timings. "Kept heap" is, for the reference rows, the used heap after a full collection at the last step (the loop\'s own, our code not in it). ' +
+      `The "${REFERENCE}" rows time, in our place, a work that is the same at every step (gpt-tokenizer counting a ` +
+      `fresh ${formatInt(RESULT_CHARS)}-character result, what our code counts at a step): its growth is what the ` +
+      "loop's own heap does to a step's work. generateText keeps, with every step's result, a structuredClone() of " +
+      'all the messages produced so far, a heap that grows with the square of the steps; streamText does not.',
     '',
-    '| Integration | Loop | First tenth | Last tenth | Last / first | Recount at the last step | Recount / last tenth | Last / first, wall-clock |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
+    '| Integration | Loop | First tenth | Last tenth | Last / first | Recount at the last step | Recount / last tenth | Last / first, wall-clock | Kept heap |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of report.rows) {
     const runs = r.runs;
-    const recountCpu = median(runs.map((x) => x.recount.cpuMs));
-    const tokens = runs[0]?.recount.tokens ?? 0;
+    const recounts = runs.flatMap((x) => (x.recount === undefined ? [] : [{ ...x.recount, last: x.lastCpuMs }]));
+    const recountCells =
+      recounts.length === 0
+        ? '— | —'
+        : `${formatMs(median(recounts.map((x) => x.cpuMs)))} (${formatInt(recounts[0]?.tokens ?? 0)} tokens) | ` +
+          formatSpread(
+            recounts.map((x) => x.cpuMs / x.last),
+            formatRatio,
+          );
     lines.push(
       `| ${r.name} | ${r.loop} | ${formatMs(median(runs.map((x) => x.firstCpuMs)))} | ` +
         `${formatMs(median(runs.map((x) => x.lastCpuMs)))} | ${formatSpread(
           runs.map((x) => x.lastCpuMs / x.firstCpuMs),
           formatRatio,
-        )} | ` +
-        `${formatMs(recountCpu)} (${formatInt(tokens)} tokens) | ` +
-        `${formatSpread(
-          runs.map((x) => x.recount.cpuMs / x.lastCpuMs),
-          formatRatio,
-        )} | ` +
+        )} | ${recountCells} | ` +
         `${formatSpread(
           runs.map((x) => x.lastWallMs / x.firstWallMs),
           formatRatio,
-        )} |`,
+        )} | ${keptHeap(runs)} |`,
     );
   }
   lines.push('', `Run time: ${report.seconds.toFixed(0)} s.`);

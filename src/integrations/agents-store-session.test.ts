@@ -5,6 +5,8 @@ import { findPairingProblem } from '../messages/validate.js';
 import { decodeEntry } from '../sessions/records.js';
 import { MemorySessionStore } from '../sessions/store.js';
 import { agentsTurnItems } from '../test-support/agents-turn-items.js';
+import { countingReads, type StoreRead } from '../test-support/long-session.js';
+import { freshSpec, openStore } from '../test-support/store-backends.js';
 import { AgentsStoreSession } from './agents-store-session.js';
 import { compactingSession } from './compacting-session.js';
 
@@ -152,4 +154,40 @@ describe('lean mode over AgentsStoreSession, turn after turn', () => {
     expect(items.filter((i) => i.type === 'function_call_result')).toHaveLength(300);
     expect(findPairingProblem(fromAgentsItems(items))).toBeUndefined();
   });
+});
+
+describe('AgentsStoreSession over a long plain session (no compaction, so no snapshot)', () => {
+  it.each(['memory', 'file', 'sqlite'] as const)(
+    'reads from its %s store per turn what the turn added, not the whole log, as writer and as reader',
+    async (kind) => {
+      const open = await openStore(await freshSpec(kind));
+      try {
+        const [writes, reads]: StoreRead[][] = [[], []];
+        const writer = new AgentsStoreSession({ store: countingReads(open.store, writes), sessionId: 'plain' });
+        // Another process following the same session: it reads what the writer added.
+        const reader = new AgentsStoreSession({ store: countingReads(open.store, reads), sessionId: 'plain' });
+        const perTurn: { writer: number; reader: number }[] = [];
+        const bytes = (list: StoreRead[]) => list.splice(0).reduce((n, r) => n + r.bytes, 0);
+        for (let turn = 0; turn < 400; turn++) {
+          // As the runner does: read the history, store the question, then the call, its result and the answer.
+          await writer.getItems();
+          const items = agentsTurnItems(turn);
+          await writer.addItems(items.slice(0, 1));
+          await writer.addItems(items.slice(1));
+          expect(await reader.getItems(4)).toEqual(items);
+          perTurn.push({ writer: bytes(writes), reader: bytes(reads) });
+        }
+        // A turn writes about 2,100 bytes, in 2 entries; the log holds 400 of them (840 KB) by the end.
+        const most = (from: number, to: number, who: 'writer' | 'reader') =>
+          Math.max(...perTurn.slice(from, to).map((t) => t[who]));
+        expect(most(350, 400, 'reader')).toBeLessThan(5_000);
+        expect(most(350, 400, 'reader')).toBeLessThanOrEqual(2 * most(10, 60, 'reader'));
+        // The writer knows what it wrote: it reads nothing back.
+        expect(most(0, 400, 'writer')).toBe(0);
+        expect(await reader.getItems()).toEqual(await writer.getItems());
+      } finally {
+        await open.close();
+      }
+    },
+  );
 });

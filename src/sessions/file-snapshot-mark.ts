@@ -59,3 +59,31 @@ export async function readFromMark(files: MarkFiles): Promise<{ offset: number; 
     await handle.close();
   }
 }
+
+/**
+ * The log's bytes from `start` to its end, with the byte before `start` ('\n' where a line
+ * starts; undefined at 0); undefined when there is no log or it ends before `start`.
+ */
+export async function readLogFrom(
+  log: string,
+  start: number,
+): Promise<{ before: number | undefined; bytes: Buffer } | undefined> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(log, 'r');
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    if (start < 0 || start > size) return undefined;
+    const from = Math.max(0, start - 1);
+    const bytes = Buffer.alloc(size - from);
+    const { bytesRead } = await handle.read(bytes, 0, bytes.length, from);
+    const read = bytes.subarray(0, bytesRead);
+    return start === 0 ? { before: undefined, bytes: read } : { before: read[0], bytes: read.subarray(1) };
+  } finally {
+    await handle.close();
+  }
+}

@@ -34,6 +34,10 @@ return {1, redis.call('RPUSH', KEYS[1], ARGV[2])}`;
 const READ_LATEST = `${LIST_ONLY}local n = redis.call('LLEN', KEYS[1]) local from = tonumber(redis.call('GET', KEYS[2])) or 0
 if from >= n then from = 0 end
 return {from, n, redis.call('LRANGE', KEYS[1], from, -1)}`;
+/** KEYS: the log. ARGV: a version, the entry that brought the log to it. The entries after it, when that entry is still there. */
+const READ_AFTER = `${LIST_ONLY}local n = redis.call('LLEN', KEYS[1]) local v = tonumber(ARGV[1])
+if v < 1 or v > n or redis.call('LINDEX', KEYS[1], v - 1) ~= ARGV[2] then return {0, n} end
+return {1, n, redis.call('LRANGE', KEYS[1], v, -1)}`;
 const DELETE = `${LIST_ONLY}redis.call('DEL', KEYS[2]) return redis.call('DEL', KEYS[1])`;
 const ACQUIRE = `local cur = redis.call('GET', KEYS[1])
 if cur == false or cur == ARGV[1] or (ARGV[3] ~= '' and cur == ARGV[3]) then
@@ -125,6 +129,18 @@ export class KVSessionStore implements SessionStore {
       unknown[],
     ];
     return { entries: entries.map(String), version: Number(length), fromSnapshot: Number(from) > 0 };
+  }
+
+  async readAfter(id: string, version: number, last: string): Promise<SessionLogRead | undefined> {
+    const [found, length, entries] = (await this.#run(
+      id,
+      'read',
+      READ_AFTER,
+      [`${this.prefix}log:${id}`],
+      version,
+      last,
+    )) as [number, number, unknown[] | undefined];
+    return found === 1 ? { entries: (entries ?? []).map(String), version: Number(length) } : undefined;
   }
 
   async append(id: string, entry: string, expectedVersion: number, options?: AppendOptions): Promise<number> {

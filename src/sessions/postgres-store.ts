@@ -84,6 +84,9 @@ SELECT seq FROM added`;
 const READ_LATEST = `SELECT seq, entry FROM ${LOG} WHERE session_id = $1
   AND seq >= COALESCE((SELECT seq FROM ${SNAPSHOTS} WHERE session_id = $1), 1) ORDER BY seq`;
 
+/** The entry at a version and every one after it. */
+const READ_AFTER = `SELECT seq, entry FROM ${LOG} WHERE session_id = $1 AND seq >= $2 ORDER BY seq`;
+
 const ACQUIRE = `INSERT INTO ${LEASES} (session_id, holder, expires_at) VALUES ($1, $2, ${NOW_MS} + $3)
 ON CONFLICT (session_id) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
 WHERE ${LEASES}.holder = $2 OR ${LEASES}.holder = $4 OR ${LEASES}.expires_at <= ${NOW_MS}
@@ -203,6 +206,16 @@ export class PostgresSessionStore implements SessionStore {
       version: rows.length === 0 ? 0 : first + rows.length - 1,
       fromSnapshot: first > 1,
     };
+  }
+
+  async readAfter(id: string, version: number, last: string): Promise<SessionLogRead | undefined> {
+    if (version < 1) return undefined;
+    const { rows } = await this.#query(id, 'read', READ_AFTER, [id, version]);
+    if (rows.length === 0 || Number(rows[0]?.seq) !== version || String(rows[0]?.entry) !== last) return undefined;
+    rows.forEach((row, i) => {
+      if (Number(row.seq) !== version + i) throw new NotWrittenHere(`the rows of ${LOG} skip sequence ${version + i}`);
+    });
+    return { entries: rows.slice(1).map((r) => String(r.entry)), version: version + rows.length - 1 };
   }
 
   async append(id: string, entry: string, expectedVersion: number, options?: AppendOptions): Promise<number> {

@@ -2,9 +2,10 @@ import { TranscriptCounter } from '../compaction/transcript-counter.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
 import { tokenProfile } from '../models/estimate-tokens.js';
 import { LeaseKeeper } from './lease-keeper.js';
+import { applyAfter, replay, UnreadableEntry } from './log-replay.js';
 import { decodeEntry, encodeEntry, type SessionCheckpoint, type SessionRecord } from './records.js';
 import { HistoryNeeded, LogInconsistent, SessionState } from './session-state.js';
-import { restoreSnapshot, snapshotRecord } from './state-snapshot.js';
+import { snapshotRecord } from './state-snapshot.js';
 import type { SessionLogTail, SessionStore } from './store.js';
 import { storeInvalid } from './store-errors.js';
 
@@ -13,51 +14,6 @@ import { storeInvalid } from './store-errors.js';
  * snapshot: a small log is read whole for less than a snapshot costs to write.
  */
 const TAIL_SNAPSHOT_MIN = 32_768;
-
-/** A log that is not one this library wrote: typed where the session reads it. */
-class UnreadableEntry extends Error {
-  constructor(
-    readonly index: number,
-    readonly reason: unknown,
-    readonly what = 'is not one this library wrote',
-  ) {
-    super('unreadable entry');
-  }
-}
-
-function decodeAt(entry: string, index: number): SessionRecord[] {
-  try {
-    return decodeEntry(entry);
-  } catch (cause) {
-    throw new UnreadableEntry(index, cause);
-  }
-}
-
-/**
- * Replays a log read from its newest snapshot: the snapshot record of its first entry, then
- * everything after it (a whole log is replayed from its start). HistoryNeeded when the first
- * entry holds no snapshot, or a record needs what came before it.
- */
-function replay(log: SessionLogTail): SessionState {
-  const state = new SessionState();
-  log.entries.forEach((entry, i) => {
-    let records = decodeAt(entry, i);
-    if (i === 0 && log.fromSnapshot) {
-      const at = records.findLastIndex((r) => r.type === 'snapshot');
-      const snapshot = records[at];
-      if (snapshot?.type !== 'snapshot') throw new HistoryNeeded('no snapshot where the store said one starts');
-      restoreSnapshot(state, snapshot);
-      records = records.slice(at + 1);
-    }
-    try {
-      for (const record of records) state.apply(record);
-    } catch (error) {
-      if (error instanceof LogInconsistent) throw new UnreadableEntry(i, error, 'does not follow from the ones before');
-      throw error;
-    }
-  });
-  return state;
-}
 
 /**
  * One session's log in its store, as a writer sees it: the replayed state, the version it
@@ -98,6 +54,9 @@ export class SessionLog {
     this.#model = model;
     this.#lease = new LeaseKeeper(store, id, {
       unchanged: async () => {
+        const last = this.#last;
+        if (typeof this.store.readAfter === 'function' && last !== undefined)
+          return (await this.store.readAfter(this.id, this.#version, last))?.entries.length === 0;
         const { version, entries } = await this.#readStore(false);
         return version === this.#version && entries.at(-1) === this.#last;
       },
@@ -124,6 +83,7 @@ export class SessionLog {
    */
   async read(options: { whole?: boolean } = {}): Promise<void> {
     const whole = options.whole === true;
+    if (!whole && (await this.#readAfter())) return;
     const log = await this.#readStore(whole);
     const same = log.version === this.#version && log.entries.at(-1) === this.#last;
     if (this.#failure === undefined && same && (!whole || !this.state.partial)) return;
@@ -145,6 +105,34 @@ export class SessionLog {
     this.#snapshotChars = log.fromSnapshot ? (chars[0] ?? 0) : 0;
     this.#sinceChars = chars.reduce((a, b) => a + b, 0) - this.#snapshotChars;
     this.#failure = undefined;
+  }
+
+  /**
+   * Reads only what was appended since this writer last knew the log (the store's
+   * readAfter()) and applies it to the state; false when that cannot be done (no such
+   * method, nothing known yet, a failed save, or a log deleted or written again since),
+   * and the caller reads the log from its newest snapshot.
+   */
+  async #readAfter(): Promise<boolean> {
+    const last = this.#last;
+    if (typeof this.store.readAfter !== 'function' || last === undefined || this.#failure !== undefined) return false;
+    const log = await this.store.readAfter(this.id, this.#version, last);
+    if (log === undefined) return false;
+    if (log.entries.length === 0) return true;
+    try {
+      const { snapshot, since } = applyAfter(this.state, log.entries);
+      if (snapshot !== undefined) [this.#snapshotChars, this.#sinceChars] = [snapshot, since];
+      else this.#sinceChars += since;
+    } catch {
+      // The state took part of it: known as no version, so the caller replays the log (and
+      // names what is wrong), and no save can follow from it.
+      this.#version = -1;
+      this.#last = undefined;
+      return false;
+    }
+    this.#version = log.version;
+    this.#last = log.entries.at(-1);
+    return true;
   }
 
   /** Every checkpoint the log holds, with its token count (counted now for those saved without one). */

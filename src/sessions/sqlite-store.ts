@@ -162,6 +162,7 @@ export class SqliteSessionStore implements SessionStore {
       tail: db.prepare(
         `SELECT seq, entry FROM ${LOG} WHERE session_id = ? AND seq >= COALESCE((SELECT seq FROM ${SNAPSHOTS} WHERE session_id = ?), 1) ORDER BY seq`,
       ),
+      after: db.prepare(`SELECT seq, entry FROM ${LOG} WHERE session_id = ? AND seq >= ? ORDER BY seq`),
       mark: db.prepare(`INSERT OR REPLACE INTO ${SNAPSHOTS} (session_id, seq) VALUES (?, ?)`),
       unmark: db.prepare(`DELETE FROM ${SNAPSHOTS} WHERE session_id = ?`),
       append: db.prepare(
@@ -202,6 +203,18 @@ export class SqliteSessionStore implements SessionStore {
       const rows = (await this.#ready()).tail.all(id, id) as { seq: number }[];
       const first = rows[0]?.seq ?? 1;
       return { ...logRows(rows, first), fromSnapshot: first > 1 };
+    });
+  }
+
+  /** The entry at `version` and the ones after it, read by one statement (so as one). */
+  async readAfter(id: string, version: number, last: string): Promise<SessionLogRead | undefined> {
+    checkId(this, id);
+    if (version < 1) return undefined;
+    return guarded(this, id, 'read', async () => {
+      const rows = (await this.#ready()).after.all(id, version) as { seq: number; entry: unknown }[];
+      if (rows[0]?.seq !== version || rows[0].entry !== last) return undefined;
+      const log = logRows(rows, version);
+      return { entries: log.entries.slice(1), version: log.version };
     });
   }
 

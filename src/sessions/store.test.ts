@@ -125,6 +125,30 @@ describe.each(KINDS)('%s session store', (kind) => {
     expect(await latest('t')).toEqual({ entries: ['x', 'y'], version: v, fromSnapshot: false });
   });
 
+  it('reads only what was appended after a version with readAfter(), and nothing when that entry is no longer there', async () => {
+    const store = await make(kind);
+    const readAfter = (id: string, version: number, last: string) =>
+      (store.readAfter as NonNullable<SessionStore['readAfter']>).call(store, id, version, last);
+    const v1 = await store.append('r', 'a', 0);
+    const v2 = await store.append('r', JSON.stringify([big]), v1);
+    expect(await readAfter('r', v2, JSON.stringify([big]))).toEqual({ entries: [], version: v2 });
+    const v3 = await store.append('r', 'snap', v2, { snapshot: true });
+    const v4 = await store.append('r', 'd 漢字', v3);
+    expect(await readAfter('r', v2, JSON.stringify([big]))).toEqual({ entries: ['snap', 'd 漢字'], version: v4 });
+    expect(await readAfter('r', v1, 'a')).toEqual({ entries: [JSON.stringify([big]), 'snap', 'd 漢字'], version: v4 });
+    expect(await readAfter('r', v4, 'd 漢字')).toEqual({ entries: [], version: v4 });
+    // Not the entry the log holds there: the caller's view is not the log's.
+    expect(await readAfter('r', v4, 'other')).toBeUndefined();
+    expect(await readAfter('r', v3, 'd 漢字')).toBeUndefined();
+    expect(await readAfter('never', v1, 'a')).toBeUndefined();
+    // Deleted and written again, to the same length: the old view does not continue it.
+    await store.delete('r');
+    expect(await readAfter('r', v1, 'a')).toBeUndefined();
+    const w1 = await store.append('r', 'A', 0);
+    expect(await readAfter('r', v1, 'a')).toBeUndefined();
+    expect(await readAfter('r', w1, 'A')).toEqual({ entries: [], version: w1 });
+  });
+
   it("keeps a log whose transcript's end was replaced (tail records, after a snapshot too) as its writer holds it", async () => {
     const store = await make(kind);
     const user = (content: string): Message => ({ role: 'user', content });

@@ -78,6 +78,15 @@ export interface SessionStore {
    * store without it is read whole.
    */
   readLatest?(id: string): Promise<SessionLogTail>;
+  /**
+   * The entries appended after `version`, and the session's version, read as one, when the
+   * entry that brought the log to `version` is still `last` (undefined when it is not: the
+   * log was deleted or written again since, and the caller reads it from its newest
+   * snapshot). What a writer that knows the log reads before each operation, so its cost is
+   * what was appended since, not the log. Every store of this library has it; a store
+   * without it is read from its newest snapshot.
+   */
+  readAfter?(id: string, version: number, last: string): Promise<SessionLogRead | undefined>;
   /** Deletes the session's entries and its snapshot mark (nothing when there are none); the lease is left alone. */
   delete(id: string): Promise<void>;
   /**
@@ -122,6 +131,13 @@ export class MemorySessionStore implements SessionStore {
     const entries = this.#logs.get(id) ?? [];
     const from = this.#snapshots.get(id) ?? 0;
     return { entries: entries.slice(from), version: entries.length, fromSnapshot: from > 0 };
+  }
+
+  async readAfter(id: string, version: number, last: string): Promise<SessionLogRead | undefined> {
+    checkId(this, id);
+    const entries = this.#logs.get(id) ?? [];
+    if (version < 1 || entries[version - 1] !== last) return undefined;
+    return { entries: entries.slice(version), version: entries.length };
   }
 
   async append(id: string, entry: string, expectedVersion: number, options?: AppendOptions): Promise<number> {

@@ -17,7 +17,7 @@ export interface StoreRead {
   bytes: number;
 }
 
-/** The store, adding what each read() and readLatest() returns to `reads`. */
+/** The store, adding what each read(), readLatest() and readAfter() returns to `reads`. */
 export function countingReads(store: SessionStore, reads: StoreRead[]): SessionStore {
   const count = <T extends { entries: string[] }>(log: T): T => {
     reads.push({ entries: log.entries.length, bytes: log.entries.reduce((n, e) => n + Buffer.byteLength(e), 0) });
@@ -32,16 +32,21 @@ export function countingReads(store: SessionStore, reads: StoreRead[]): SessionS
         const latest = value as (id: string) => Promise<SessionLogTail>;
         return (id: string) => latest.call(target, id).then(count);
       }
+      if (key === 'readAfter') {
+        const after = value as NonNullable<SessionStore['readAfter']>;
+        return (id: string, version: number, last: string) =>
+          after.call(target, id, version, last).then((log) => (log === undefined ? log : count(log)));
+      }
       return value.bind(target);
     },
   });
 }
 
-/** The store without readLatest(): a session on it reads the whole log, as every store did before. */
+/** The store without readLatest() and readAfter(): a session on it reads the whole log, as every store did before. */
 export function wholeLogOnly(store: SessionStore): SessionStore {
   return new Proxy(store, {
     get(target, key) {
-      if (key === 'readLatest') return undefined;
+      if (key === 'readLatest' || key === 'readAfter') return undefined;
       const value = Reflect.get(target, key, target) as unknown;
       return typeof value === 'function' ? value.bind(target) : value;
     },

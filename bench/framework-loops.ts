@@ -100,12 +100,14 @@ export interface RunnerSession {
   session: object;
   timed: Timed;
   items: () => Promise<readonly unknown[]>;
+  /** Removes what the session left behind (a database file), after the loop. */
+  close?: () => Promise<void>;
 }
 
 /** Runs `turns` turns of the Agents SDK's Runner over the session `make` gives (handed the loop's step times, for untimed()). */
 export async function runnerLoop(turns: number, make: (times: StepTimes) => RunnerSession): Promise<LoopRun> {
   const times = new StepTimes();
-  const { session, timed, items } = make(times);
+  const { session, timed, items, close } = make(times);
   const agent = new Agent({
     name: 'reviewer',
     instructions: 'Review the repository.',
@@ -133,5 +135,6 @@ export async function runnerLoop(turns: number, make: (times: StepTimes) => Runn
     if (turn === turns - 1) seen = await items();
     await runner.run(agent, `question ${turn}`, { session: wrapped });
   }
+  await close?.();
   return { times, seen };
 }

@@ -15,11 +15,15 @@
  * whose name holds it (a look at one after a change; its table is not the section's).
  */
 
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MemorySession, type Session } from '@openai/agents-core';
 import { countTokens as gptTokenizerCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { AgentsStoreSession } from '../src/integrations/agents-store-session.js';
 import { compactingSession } from '../src/integrations/compacting-session.js';
+import { SqliteSessionStore } from '../src/sessions/sqlite-store.js';
 import { MemorySessionStore } from '../src/sessions/store.js';
 import {
   type AiSdkLoop,
@@ -157,6 +161,17 @@ function integrations(): Integration[] {
     runner('AgentsStoreSession (MemorySessionStore)', () => {
       const session = new AgentsStoreSession({ store: new MemorySessionStore(), sessionId: 'bench' });
       return { session, timed: 'all', items: () => session.getItems() };
+    }),
+    runner('AgentsStoreSession (SqliteSessionStore, a file)', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'lousho-bench-sqlite-'));
+      const store = new SqliteSessionStore({ path: join(dir, 'sessions.db') });
+      const session = new AgentsStoreSession({ store, sessionId: 'bench' });
+      return {
+        session,
+        timed: 'all',
+        items: () => session.getItems(),
+        close: async () => rmSync(dir, { recursive: true, force: true }),
+      };
     }),
     runner('compactingSession() over AgentsStoreSession', () => {
       const inner = new AgentsStoreSession({ store: new MemorySessionStore(), sessionId: 'bench' });

@@ -37,7 +37,7 @@ export interface LoopRun {
 }
 
 /** The used heap after a full collection: what the process keeps (the gc of --expose-gc, turned on here). */
-function keptHeap(): number {
+export function keptHeap(): number {
   setFlagsFromString('--expose-gc');
   (runInNewContext('gc') as () => void)();
   return process.memoryUsage().heapUsed;
@@ -157,15 +157,22 @@ export async function prepareStepLoop(loop: AiSdkLoop, steps: number): Promise<L
   return { times, seen };
 }
 
+/**
+ * The reference work, timed as the current step's: gpt-tokenizer counting a text different at
+ * each step (as a new result is), of the size of a result.
+ */
+export function referenceWork(times: StepTimes): Promise<number> {
+  const text = read(times.length + 1_000_000);
+  return times.time(() => gptTokenizerCount(text));
+}
+
 /** The loop with a fixed work in our place at each step: gpt-tokenizer counting a fresh result of the size each step adds. */
 export async function referenceLoop(loop: AiSdkLoop, steps: number): Promise<LoopRun> {
   const times = new StepTimes();
   let heapBytes = 0;
   await runLoop(loop, steps, undefined, async () => {
     times.next();
-    // A different text at each step (as a new result is), of the same size.
-    const text = read(times.length + 1_000_000);
-    await times.time(() => gptTokenizerCount(text));
+    await referenceWork(times);
     // After the last step's timing: what the loop keeps by then.
     if (times.length === steps) heapBytes = keptHeap();
     return undefined;

@@ -8,11 +8,12 @@ import {
   type AgentInputItem,
   tool as agentsTool,
   type Model,
+  MemorySession,
   Runner,
   type Session,
   Usage,
 } from '@openai/agents-core';
-import { type LoopRun, read } from './ai-sdk-loops.js';
+import { keptHeap, type LoopRun, read, referenceWork } from './ai-sdk-loops.js';
 import { StepTimes, startClock } from './step-clock.js';
 
 /** Their Model, scripted: each question gets one call of `read`, then an answer. */
@@ -102,12 +103,49 @@ export interface RunnerSession {
   items: () => Promise<readonly unknown[]>;
   /** Removes what the session left behind (a database file), after the loop. */
   close?: () => Promise<void>;
+  /** For the reference: the heap kept at the last turn (see referenceSession()). */
+  heapBytes?: () => number | undefined;
+  /** Told before the last turn runs. */
+  lastTurn?: () => void;
+}
+
+/**
+ * Their MemorySession with the reference work (./ai-sdk-loops.ts referenceWork()) timed in
+ * our place, in each turn's last addItems() (the one with the turn's answer), and at the last
+ * turn the heap the runner keeps then: the yardstick for the sessions' own growth.
+ */
+export function referenceSession(times: StepTimes): RunnerSession {
+  const inner = new MemorySession();
+  let last = false;
+  let heap: number | undefined;
+  const session = new Proxy(inner, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function') return value;
+      if (key !== 'addItems') return value.bind(target);
+      return async (items: AgentInputItem[]) => {
+        await value.call(target, items);
+        if (items.at(-1)?.type !== 'message' || (items.at(-1) as { role?: string }).role !== 'assistant') return;
+        await referenceWork(times);
+        if (last) heap = keptHeap();
+      };
+    },
+  });
+  return {
+    session,
+    timed: [],
+    items: async () => [],
+    heapBytes: () => heap,
+    lastTurn: () => {
+      last = true;
+    },
+  };
 }
 
 /** Runs `turns` turns of the Agents SDK's Runner over the session `make` gives (handed the loop's step times, for untimed()). */
 export async function runnerLoop(turns: number, make: (times: StepTimes) => RunnerSession): Promise<LoopRun> {
   const times = new StepTimes();
-  const { session, timed, items, close } = make(times);
+  const { session, timed, items, close, heapBytes, lastTurn } = make(times);
   const agent = new Agent({
     name: 'reviewer',
     instructions: 'Review the repository.',
@@ -132,9 +170,13 @@ export async function runnerLoop(turns: number, make: (times: StepTimes) => Runn
   let seen: readonly unknown[] = [];
   for (let turn = 0; turn < turns; turn++) {
     times.next();
-    if (turn === turns - 1) seen = await items();
+    if (turn === turns - 1) {
+      seen = await items();
+      lastTurn?.();
+    }
     await runner.run(agent, `question ${turn}`, { session: wrapped });
   }
   await close?.();
-  return { times, seen };
+  const heap = heapBytes?.();
+  return heap === undefined ? { times, seen } : { times, seen: undefined, heapBytes: heap };
 }

@@ -35,7 +35,7 @@ import {
   referenceLoop,
   WINDOW,
 } from './ai-sdk-loops.js';
-import { type RunnerSession, runnerLoop, untimed } from './framework-loops.js';
+import { type RunnerSession, referenceSession, runnerLoop, untimed } from './framework-loops.js';
 import { formatInt, formatMs, formatRatio, formatSpread, median } from './stats.js';
 import { leastOf, type StepTimes, type Took } from './step-clock.js';
 
@@ -110,7 +110,7 @@ function measured({ times, seen, heapBytes }: LoopRun): FrameworkRun {
   };
 }
 
-/** The fixed work timed in the AI SDK's loops in our place: what the host's heap does to a step that does not change. */
+/** The fixed work timed in each framework's loop in our place: what the host's heap does to a step that does not change. */
 const REFERENCE = 'reference: gpt-tokenizer counts one new result';
 
 interface Integration {
@@ -141,6 +141,7 @@ function integrations(): Integration[] {
   return [
     ...aiSdk('generateText'),
     ...aiSdk('streamText'),
+    runner(REFERENCE, referenceSession),
     // Their MemorySession's addItems() inside ours is the storing a run without us does too: not our code's time.
     runner('compactingSession() over MemorySession', (times) => {
       const inner = new MemorySession();

@@ -3,7 +3,8 @@
  * steps each: compactionMiddleware() and compactionPrepareStep() in the AI SDK's
  * generateText and streamText tool loops, beside a fixed reference work in the same loops
  * (./ai-sdk-loops.ts); compactingSession() over their MemorySession (default and lean mode)
- * and AgentsStoreSession in the OpenAI Agents SDK's Runner (./framework-loops.ts). Each loop runs
+ * and AgentsStoreSession (over a MemorySessionStore, and a SqliteSessionStore in a file) in the
+ * OpenAI Agents SDK's Runner, beside the same reference work there (./framework-loops.ts). Each loop runs
  * once short to warm up, then LOUSHO_BENCH_REPS times (3 by default). For each run it takes
  * our code's CPU time per step (see ./step-clock.ts), the median over the first and the last
  * tenth of the steps and their ratio, and how much less the last tenth costs than a plain
@@ -221,7 +222,7 @@ export function renderFrameworksMarkdown(report: FrameworksReport): string {
       'work loads, wall-clock time counts the waits for a core too). Each loop runs once short to warm up, then ' +
       `${report.repetitions} times; each cell is the median of the runs, with their range for the ratios. ` +
       '"Recount" is a plain gpt-tokenizer countTokens (o200k) of the text of the prompt our code saw at the last ' +
-      'step (what the framework handed it), the least of 3 timings. "Kept heap" is, for the reference rows, the used heap after a full collection at the last step (the loop\'s own, our code not in it). ' +
+      'step (what the framework handed it), the least of 3 timings. "Kept heap" is, for the reference rows, the used heap after a full collection at the last step (in the Runner, inside its last turn; the loop\'s own, our code not in it). ' +
       `The "${REFERENCE}" rows time, in our place, a work that is the same at every step (gpt-tokenizer counting a ` +
       `fresh ${formatInt(RESULT_CHARS)}-character result, what our code counts at a step): its growth is what the ` +
       "loop's own heap does to a step's work. generateText keeps, with every step's result, a structuredClone() of " +

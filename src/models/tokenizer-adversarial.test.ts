@@ -10,7 +10,7 @@ import {
   randomFrom,
   seededRandom,
 } from '../test-support/adversarial-text.js';
-import { countTextTokens, exactTextTokens } from './tokenizer.js';
+import { countTextTokens, exactTextTokens, MAX_BPE_PIECE } from './tokenizer.js';
 
 /** gpt-tokenizer's o200k count, special-token text counted as plain text. */
 const reference = (text: string) => countTokens(text, { disallowedSpecial: new Set() });
@@ -78,8 +78,26 @@ const SEGMENTS: ((chars: number, seed: number) => string)[] = [
   (chars, seed) => JSON.stringify({ seed, data: randomFrom('abc"\\{}[],:01 ', chars, seed) }),
 ];
 
+/**
+ * What the random mixes may be off by: 2% of the exact count, or, where that is fewer, one
+ * token for each cut of a pre-token into MAX_BPE_PIECE chunks (at most one per chunk of the
+ * text), the error countTextTokens documents. A run of 8,200 '=' after an emoji is 130 tokens
+ * and 3 over (2.3%): its 8 cuts, not a drift (seed -819954526 of the fresh-clone run).
+ */
+function allowed(text: string): number {
+  return Math.max(0.02 * exactTextTokens(text), Math.floor(text.length / MAX_BPE_PIECE));
+}
+
 describe('countTextTokens on random mixes of adversarial text', () => {
-  it('stays within 2% of the exact count', () => {
+  it('is off by at most one token a chunk cut on a long run of one symbol, where 2% is fewer tokens', () => {
+    const text = `a\u{1F600}${'='.repeat(8_200)}`;
+    const exact = exactTextTokens(text);
+    expect(exact).toBe(130);
+    expect(countTextTokens(text) - exact).toBeGreaterThan(0.02 * exact);
+    expect(Math.abs(countTextTokens(text) - exact)).toBeLessThanOrEqual(allowed(text));
+  });
+
+  it('stays within 2% of the exact count, or one token a chunk cut where that is more', () => {
     const segment = fc.record({
       kind: fc.integer({ min: 0, max: SEGMENTS.length - 1 }),
       chars: fc.integer({ min: 1, max: 12_000 }),
@@ -90,8 +108,7 @@ describe('countTextTokens on random mixes of adversarial text', () => {
         const text = segments
           .map(({ kind, chars, seed }) => (SEGMENTS[kind] as (typeof SEGMENTS)[0])(chars, seed))
           .join('');
-        const exact = exactTextTokens(text);
-        expect(relativeError(countTextTokens(text), exact)).toBeLessThanOrEqual(0.02);
+        expect(Math.abs(countTextTokens(text) - exactTextTokens(text))).toBeLessThanOrEqual(allowed(text));
       }),
       { numRuns: 60 },
     );

@@ -41,33 +41,15 @@ async function markedOffset(path: string): Promise<number | undefined> {
 export async function readFromMark(files: MarkFiles): Promise<{ offset: number; text: string } | undefined> {
   const offset = await markedOffset(files.mark);
   if (offset === undefined) return undefined;
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(files.log, 'r');
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  try {
-    const { size } = await handle.stat();
-    if (offset >= size) return undefined;
-    const bytes = Buffer.alloc(size - offset + 1);
-    const { bytesRead } = await handle.read(bytes, 0, bytes.length, offset - 1);
-    if (bytes[0] !== 10) return undefined; // not the start of a line
-    return { offset, text: bytes.subarray(1, bytesRead).toString('utf8') };
-  } finally {
-    await handle.close();
-  }
+  const bytes = await readLinesFrom(files.log, offset);
+  return bytes === undefined || bytes.length === 0 ? undefined : { offset, text: bytes.toString('utf8') };
 }
 
 /**
- * The log's bytes from `start` to its end, with the byte before `start` ('\n' where a line
- * starts; undefined at 0); undefined when there is no log or it ends before `start`.
+ * The log's bytes from byte `start` to its end; undefined when there is no log, it ends
+ * before `start`, or `start` is not the start of a line (a log deleted and written again).
  */
-export async function readLogFrom(
-  log: string,
-  start: number,
-): Promise<{ before: number | undefined; bytes: Buffer } | undefined> {
+export async function readLinesFrom(log: string, start: number): Promise<Buffer | undefined> {
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(log, 'r');
@@ -78,11 +60,12 @@ export async function readLogFrom(
   try {
     const { size } = await handle.stat();
     if (start < 0 || start > size) return undefined;
+    // The byte before `start` too: a line starts after a '\n' (or at 0).
     const from = Math.max(0, start - 1);
     const bytes = Buffer.alloc(size - from);
     const { bytesRead } = await handle.read(bytes, 0, bytes.length, from);
-    const read = bytes.subarray(0, bytesRead);
-    return start === 0 ? { before: undefined, bytes: read } : { before: read[0], bytes: read.subarray(1) };
+    if (start === 0) return bytes.subarray(0, bytesRead);
+    return bytes[0] === 10 ? bytes.subarray(1, bytesRead) : undefined;
   } finally {
     await handle.close();
   }

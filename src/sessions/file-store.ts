@@ -6,7 +6,7 @@ import { configError, LoushoError } from '../errors/lousho-error.js';
 import { type AppendLockFiles, withAppendLock } from './file-append-lock.js';
 import { acquireFileLease, type LeaseFiles, readLock, releaseFileLease, renewFileLease } from './file-lease.js';
 import { fileNameOf, idOfFileName } from './file-names.js';
-import { type MarkFiles, readFromMark, readLogFrom, removeMark, writeMark } from './file-snapshot-mark.js';
+import { type MarkFiles, readFromMark, readLinesFrom, removeMark, writeMark } from './file-snapshot-mark.js';
 import { cleanTemporary, makePrivateDir, PRIVATE_FILE_MODE, withTemporary } from './private-files.js';
 import type {
   AppendOptions,
@@ -146,10 +146,8 @@ export class FileSessionStore implements SessionStore {
   async readAfter(id: string, version: number, last: string): Promise<SessionLogRead | undefined> {
     const files = this.#files(id);
     const start = version - Buffer.byteLength(last) - 1;
-    const read = await guarded(this, id, 'read', () => readLogFrom(files.log, start));
-    if (read === undefined || (read.before !== undefined && read.before !== 10)) return undefined;
-    const text = read.bytes.toString('utf8');
-    if (!text.startsWith(`${last}\n`)) return undefined;
+    const text = (await guarded(this, id, 'read', () => readLinesFrom(files.log, start)))?.toString('utf8');
+    if (text === undefined || !text.startsWith(`${last}\n`)) return undefined;
     const { entries, bytes } = completeLines(text.slice(last.length + 1));
     return { entries, version: version + bytes };
   }

@@ -100,7 +100,8 @@ export function untimed<S extends object>(session: S, theirs: readonly string[],
 export interface RunnerSession {
   session: object;
   timed: Timed;
-  items: () => Promise<readonly unknown[]>;
+  /** The stored items, whose text the bench recounts at the last turn; none for the reference, which is handed no prompt. */
+  items?: () => Promise<readonly unknown[]>;
   /** Removes what the session left behind (a database file), after the loop. */
   close?: () => Promise<void>;
   /** For the reference: the heap kept at the last turn (see referenceSession()). */
@@ -134,7 +135,6 @@ export function referenceSession(times: StepTimes): RunnerSession {
   return {
     session,
     timed: [],
-    items: async () => [],
     heapBytes: () => heap,
     lastTurn: () => {
       last = true;
@@ -167,16 +167,16 @@ export async function runnerLoop(turns: number, make: (times: StepTimes) => Runn
   });
   const runner = new Runner({ tracingDisabled: true });
   const wrapped = timedSession(session, timed, times);
-  let seen: readonly unknown[] = [];
+  let seen: readonly unknown[] | undefined;
   for (let turn = 0; turn < turns; turn++) {
     times.next();
     if (turn === turns - 1) {
-      seen = await items();
+      seen = await items?.();
       lastTurn?.();
     }
     await runner.run(agent, `question ${turn}`, { session: wrapped });
   }
   await close?.();
   const heap = heapBytes?.();
-  return heap === undefined ? { times, seen } : { times, seen: undefined, heapBytes: heap };
+  return heap === undefined ? { times, seen } : { times, seen, heapBytes: heap };
 }

@@ -203,7 +203,7 @@ export async function runFrameworks(options: { steps?: number; repetitions?: num
 }
 
 /** The median heap the reference's runs kept, or a dash for an integration of ours. */
-function keptHeap(runs: readonly FrameworkRun[]): string {
+function keptHeapCell(runs: readonly FrameworkRun[]): string {
   const heaps = runs.flatMap((x) => (x.heapBytes === undefined ? [] : [x.heapBytes]));
   return heaps.length === 0 ? '—' : `${formatInt(Math.round(median(heaps) / 1e6))} MB`;
 }
@@ -251,7 +251,7 @@ export function renderFrameworksMarkdown(report: FrameworksReport): string {
         `${formatSpread(
           runs.map((x) => x.lastWallMs / x.firstWallMs),
           formatRatio,
-        )} | ${keptHeap(runs)} |`,
+        )} | ${keptHeapCell(runs)} |`,
     );
   }
   lines.push('', `Run time: ${report.seconds.toFixed(0)} s.`);

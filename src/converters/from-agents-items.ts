@@ -120,22 +120,29 @@ export function fromAgentsItems(items: readonly unknown[], options: ConvertOptio
   return checkedTranscript(agentsItemsToMessages(items), options);
 }
 
-/** {@link fromAgentsItems} without the check of how calls and results pair: for a part of a transcript (the messages a step added). */
-export function agentsItemsToMessages(items: readonly unknown[]): Message[] {
+/**
+ * {@link fromAgentsItems} without the check of how calls and results pair: for a part of a
+ * transcript (the messages a step added). When `ends` is given, the end of each message's
+ * items in `items` is pushed onto it (the items it was read from, and the unknown items
+ * kept with it): how a session that stores the items finds the messages a number of
+ * items covers, without writing the messages back.
+ */
+export function agentsItemsToMessages(items: readonly unknown[], ends?: number[]): Message[] {
   checkArray(WHERE, items, 'items');
   const out: Draft[] = [];
   const names = new Map<string, string>();
   let pending: unknown[] = [];
-  const push = (message: Draft) => {
+  const push = (message: Draft, end: number) => {
     if (pending.length > 0) setMeta(message, { ...agentsMeta(message), before: pending });
     pending = [];
     out.push(message);
+    ends?.push(end);
   };
   items.forEach((item, i) => {
     if (!isRecord(item)) throw invalidInput(WHERE, `items[${i}]`, i, 'is not an object', 'Give { type, ... } items.');
     const type = item.type ?? (item.role === undefined ? undefined : 'message');
-    if (type === 'message') push(messageItem(item, i));
-    else if (type === 'function_call_result') push(resultItem(item, i, names));
+    if (type === 'message') push(messageItem(item, i), i + 1);
+    else if (type === 'function_call_result') push(resultItem(item, i, names), i + 1);
     else if (type === 'function_call') {
       const fix = "A function call is { type: 'function_call', callId, name, arguments }.";
       const id = requireString(WHERE, `items[${i}]`, i, item.callId, 'callId', fix);
@@ -153,7 +160,8 @@ export function agentsItemsToMessages(items: readonly unknown[]): Message[] {
       });
       if (fields !== undefined)
         setMeta(target, { ...agentsMeta(target), calls: { ...agentsMeta(target).calls, [id]: fields } });
-      if (target !== last) push(target);
+      if (target !== last) push(target, i + 1);
+      else if (ends !== undefined) ends[ends.length - 1] = i + 1;
     } else if (typeof type === 'string') pending.push(item);
     else
       throw invalidInput(
@@ -165,6 +173,9 @@ export function agentsItemsToMessages(items: readonly unknown[]): Message[] {
       );
   });
   const last = out[out.length - 1];
-  if (pending.length > 0 && last !== undefined) setMeta(last, { ...agentsMeta(last), after: pending });
+  if (pending.length > 0 && last !== undefined) {
+    setMeta(last, { ...agentsMeta(last), after: pending });
+    if (ends !== undefined) ends[ends.length - 1] = items.length;
+  }
   return out;
 }

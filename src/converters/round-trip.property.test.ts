@@ -4,7 +4,12 @@ import { LoushoError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
 import { type Carries, transcript } from '../test-support/message-arbitraries.js';
-import { agentsItems, anthropicTranscripts, modelMessages } from '../test-support/native-arbitraries.js';
+import {
+  AGENTS_CARRIES,
+  agentsItems,
+  anthropicTranscripts,
+  modelMessages,
+} from '../test-support/native-arbitraries.js';
 import { openAIChatMessages, openAIResponsesItems } from '../test-support/openai-arbitraries.js';
 import { fromAgentsItems } from './from-agents-items.js';
 import { fromAnthropic } from './from-anthropic.js';
@@ -26,16 +31,6 @@ interface Format {
   carries: Carries;
   native: fc.Arbitrary<unknown>;
 }
-
-const AGENTS_CARRIES: Carries = {
-  images: 'url-strings',
-  details: ['low', 'high', 'auto'],
-  toolImages: 'same',
-  toolErrors: false,
-  assistantParts: false,
-  laterSystem: true,
-  pinned: false,
-};
 
 const FORMATS: Format[] = [
   {

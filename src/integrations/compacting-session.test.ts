@@ -211,6 +211,39 @@ describe('compactingSession()', () => {
     expect(new Set(results.map((r) => r.name))).toEqual(new Set(['read']));
   });
 
+  it('maps the stored items to messages through reasoning items before a call and after an answer, so a compaction still writes only the end', async () => {
+    const inner = new ListSession();
+    const window = { contextWindow: 8_000, protectedTokens: 2_000 };
+    const session = compactingSession({ session: inner, model: 'gpt-4o-mini', ...window });
+    const reasoning = (id: string) => ({ type: 'reasoning', id, content: [] }) as AgentsItem;
+    let partial = 0;
+    let whole = 0;
+    for (let turn = 0; turn < 200; turn++) {
+      const [question, call, result, answer] = agentsTurnItems(turn) as [
+        AgentsItem,
+        AgentsItem,
+        AgentsItem,
+        AgentsItem,
+      ];
+      await session.addItems([question, reasoning(`rs_${turn}_a`), call, result, answer, reasoning(`rs_${turn}_b`)]);
+      await session.runCompaction();
+      if (session.written > 0 && session.written < inner.items.length) partial++;
+      else if (session.written > 0) whole++;
+    }
+    // Most compactions change the newest half of the items or less (68 of 71 here): those are written from where they start.
+    expect(partial).toBeGreaterThan(50);
+    expect(whole).toBeLessThan(partial / 10);
+    // Each kept turn's reasoning items are stored once, where they were: before its call, after its answer.
+    const ids = inner.items.flatMap((i) => (i.type === 'reasoning' ? [(i as { id: string }).id] : []));
+    expect(new Set(ids).size).toBe(ids.length);
+    const turns = inner.items.flatMap((i) => (i.type === 'function_call' ? [(i as { callId: string }).callId] : []));
+    for (const id of turns) expect(ids).toEqual(expect.arrayContaining([`rs_${id.slice(5)}_a`, `rs_${id.slice(5)}_b`]));
+    expect(ids).toEqual(
+      [...ids].sort((a, b) => Number(a.split('_')[1]) - Number(b.split('_')[1]) || a.localeCompare(b)),
+    );
+    expect(findPairingProblem(fromAgentsItems(inner.items))).toBeUndefined();
+  });
+
   it('over 1,000 turns in the default mode writes nothing on a turn that does not compact', async () => {
     const inner = new ListSession();
     let compactions = 0;

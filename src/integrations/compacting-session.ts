@@ -3,8 +3,9 @@ import { createCompactionHook } from '../compaction/compaction-hook.js';
 import type { CompactionStrategy } from '../compaction/types.js';
 import type { AgentsItem } from '../converters/agents-items-types.js';
 import { agentsItemsToMessages, fromAgentsItems } from '../converters/from-agents-items.js';
-import { toAgentsItems } from '../converters/to-agents-items.js';
+import { toAgentsItems, writeAgentsItems } from '../converters/to-agents-items.js';
 import { configError } from '../errors/lousho-error.js';
+import type { Message } from '../messages/types.js';
 import { type AgentsCompactionUsage, type AgentsSession, forwardOptionalMethods } from './agents-session.js';
 import { ConversationCompaction, type FrameworkCompactionOptions } from './conversation-compaction.js';
 import { sameValue } from './same-value.js';
@@ -110,15 +111,19 @@ export class CompactingSession<I extends AgentsItem = AgentsItem> implements Age
     }
     const model = { model: this.#options.model ?? '' };
     const added = await this.#addedSinceLastTurn();
+    // The ends of the new messages among the items read: the map of the session's items grows by them.
+    const fresh: number[] = [];
+    const convert = (items: readonly AgentsItem[]) => agentsItemsToMessages(items, fresh);
     const { messages, changed, from } =
       added === undefined
-        ? await this.#conversation.compact(await this.#inner.getItems(), agentsItemsToMessages, model)
-        : await this.#conversation.compactAdded(added, agentsItemsToMessages, model);
+        ? await this.#conversation.compact(await this.#inner.getItems(), convert, model)
+        : await this.#conversation.compactAdded(added, convert, model);
     this.#added = [];
     this.written = 0;
-    const plan = this.#stored.plan(messages, from, this.#conversation.length, changed);
-    if (changed) {
-      if (plan === undefined) await this.#replaceAll(toAgentsItems(messages));
+    if (!changed) this.#stored.grew(messages, this.#conversation.length, fresh);
+    else {
+      const plan = this.#stored.plan(messages, from, this.#conversation.length);
+      if (plan === undefined) await this.#replaceAll(messages);
       else await this.#replaceTail(plan.keep, plan.pop, plan.tail);
     }
     return this.#usage();
@@ -163,11 +168,13 @@ export class CompactingSession<I extends AgentsItem = AgentsItem> implements Age
     }
   }
 
-  /** Rewrites the whole stored history (after a compaction of its oldest part). */
-  async #replaceAll(next: AgentsItem[]): Promise<void> {
+  /** Rewrites the whole stored history as `messages` (after a compaction of its oldest part). */
+  async #replaceAll(messages: readonly Message[]): Promise<void> {
+    const ends: number[] = [];
+    const next = writeAgentsItems(messages, ends);
     const old = await this.#inner.getItems();
     this.#conversation.settle(0, await this.#replace(old, next));
-    this.#stored.forget();
+    this.#stored.reset(ends);
     this.written = next.length;
   }
 
@@ -189,7 +196,7 @@ export class CompactingSession<I extends AgentsItem = AgentsItem> implements Age
       // What runCompaction() keeps no longer describes the session: it reads it again next time.
       await this.#replace(items, toAgentsItems(result.messages));
       this.#added = undefined;
-      this.#stored.forget();
+      this.#stored.reset();
       this.written = result.messages.length;
     }
     return result;

@@ -1,5 +1,5 @@
 import type { AgentsItem } from '../converters/agents-items-types.js';
-import { toAgentsItems, writeAgentsItems } from '../converters/to-agents-items.js';
+import { writeAgentsItems } from '../converters/to-agents-items.js';
 import type { Message } from '../messages/types.js';
 
 /** What to write to a session so that it holds a transcript: keep its first items, pop the rest, add the tail. */
@@ -13,27 +13,18 @@ export interface TailWrite {
 }
 
 /**
- * How the messages of our transcript of a session map to the items the session stores
- * (each message is written as toAgentsItems() writes it, so as many items as it was read
- * from), so that a compaction that changed only the end of the transcript is written as
- * a few popItem() calls and one addItems() of what changed, not as a whole new history.
- * Its cost is the messages that are new or changed.
+ * How the messages of our transcript of a session map to the items the session stores,
+ * so that a compaction that changed only the end of the transcript is written as a few
+ * popItem() calls and one addItems() of what changed, not as a whole new history.
+ *
+ * The map is kept from what is known anyway: the items each new message was read from
+ * (agentsItemsToMessages() gives their ends) and the items each written message became
+ * (writeAgentsItems() gives theirs). A turn that only added items costs a push per new
+ * message; nothing is written back to find out how many items a message is.
  */
 export class StoredTail {
-  /** For each message of the transcript, the stored items up to and with it. */
+  /** For each message of the transcript from the first, the stored items up to and with it; shorter when not known. */
   readonly #ends: number[] = [];
-  readonly #counts = new WeakMap<Message, number>();
-  /** False once the items did not add up to what the session stores: then it is written whole. */
-  #trusted = true;
-
-  #count(m: Message): number {
-    let n = this.#counts.get(m);
-    if (n === undefined) {
-      n = toAgentsItems([m]).length;
-      this.#counts.set(m, n);
-    }
-    return n;
-  }
 
   /** The assistant message whose calls the results at `from` answer, when `from` starts among them. */
   static #caller(messages: readonly Message[], from: number): Message[] {
@@ -45,32 +36,44 @@ export class StoredTail {
   }
 
   /**
+   * The session now stores `stored` items, the newest of them read into the newest
+   * messages of `messages`, whose ends among those items are `fresh` (as
+   * agentsItemsToMessages() pushed them). When the items before did not map to the
+   * messages before, the map is dropped: the next compaction writes the whole history.
+   */
+  grew(messages: readonly Message[], stored: number, fresh: readonly number[]): void {
+    const ends = this.#ends;
+    const start = messages.length - fresh.length;
+    const base = stored - (fresh[fresh.length - 1] ?? 0);
+    if (start === 0) ends.length = 0;
+    if (ends.length !== start || (ends[start - 1] ?? 0) !== base) {
+      ends.length = 0;
+      return;
+    }
+    for (const end of fresh) ends.push(base + end);
+  }
+
+  /**
    * The write that makes a session of `stored` items hold `messages`, whose messages
    * before `from` are those it already holds; undefined when the whole history is better
-   * written again (most of it changed, or the items do not add up to what is stored).
-   * `changed` says whether a compaction changed the transcript (else it only grew).
+   * written again (most of it changed, or the map does not reach `from`).
    */
-  plan(messages: readonly Message[], from: number, stored: number, changed: boolean): TailWrite | undefined {
+  plan(messages: readonly Message[], from: number, stored: number): TailWrite | undefined {
     const ends = this.#ends;
-    if (ends.length > from) ends.length = from;
-    const end = () => (ends.length === 0 ? 0 : (ends[ends.length - 1] as number));
-    while (ends.length < from) ends.push(end() + this.#count(messages[ends.length] as Message));
-    const keep = end();
+    if (ends.length < from) return undefined;
+    ends.length = from;
+    const keep = ends[from - 1] ?? 0;
+    const pop = stored - keep;
+    if (pop < 0 || pop > stored / 2) return undefined;
     const tailEnds: number[] = [];
     const tail = writeAgentsItems(messages.slice(from), tailEnds, StoredTail.#caller(messages, from));
-    tailEnds.forEach((e, k) => {
-      this.#counts.set(messages[from + k] as Message, e - (k === 0 ? 0 : (tailEnds[k - 1] as number)));
-      ends.push(keep + e);
-    });
-    const pop = stored - keep;
-    if (!changed && pop !== tail.length) this.#trusted = false;
-    if (!this.#trusted || pop < 0 || pop > stored / 2) return undefined;
+    for (const end of tailEnds) ends.push(keep + end);
     return { keep, pop, tail };
   }
 
-  /** Forgets the mapping (the session was written whole): the next plan maps it again. */
-  forget(): void {
+  /** The session was written whole, each message of the transcript ending at `ends` (none: not known). */
+  reset(ends: readonly number[] = []): void {
     this.#ends.length = 0;
-    this.#trusted = true;
+    for (const end of ends) this.#ends.push(end);
   }
 }

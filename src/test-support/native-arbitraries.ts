@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { toolArguments } from './message-arbitraries.js';
+import { type Carries, toolArguments } from './message-arbitraries.js';
 
 /*
  * Random transcripts in other libraries' formats, as real logs hold them: nulls, parts,
@@ -221,6 +221,17 @@ export const modelMessages = (version: 5 | 6) => {
     ),
     { maxLength: 8 },
   );
+};
+
+/** What our messages carry through the OpenAI Agents SDK's items. */
+export const AGENTS_CARRIES: Carries = {
+  images: 'url-strings',
+  details: ['low', 'high', 'auto'],
+  toolImages: 'same',
+  toolErrors: false,
+  assistantParts: false,
+  laterSystem: true,
+  pinned: false,
 };
 
 /**

@@ -40,14 +40,20 @@ export function namespaceOf<T extends object>(message: Message, key: string): Pa
   return typeof value === 'object' && value !== null ? (value as Partial<T>) : undefined;
 }
 
+/** A field metadataWith() keeps: defined, and not an empty list. */
+const isCarried = (v: unknown): boolean => v !== undefined && !(Array.isArray(v) && v.length === 0);
+
 /** `{ metadata: { [key]: value } }` when `value` has at least one defined field, else `{}`; for spreading into a message. */
 export function metadataWith(
   key: string,
   value: Record<string, unknown>,
   base?: MessageMetadata,
 ): { metadata?: MessageMetadata } {
-  const fields = Object.entries(value).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0));
-  if (fields.length === 0) return base === undefined ? {} : { metadata: base };
+  // Most messages carry nothing: then nothing is allocated but what is returned.
+  let any = false;
+  for (const field in value) if (Object.hasOwn(value, field) && isCarried(value[field])) any = true;
+  if (!any) return base === undefined ? {} : { metadata: base };
+  const fields = Object.entries(value).filter(([, v]) => isCarried(v));
   return { metadata: { ...base, [key]: Object.fromEntries(fields) } };
 }
 

@@ -12,21 +12,49 @@ const WHERE = 'fromAgentsItems()';
 
 type Draft = Message & { metadata?: { [AGENTS_METADATA]?: AgentsMetadata } };
 
-function without(item: Record<string, unknown>, ...keys: string[]): Record<string, unknown> {
+function without(item: Record<string, unknown>, skip: readonly string[]): Record<string, unknown> {
   const rest = { ...item };
-  for (const key of keys) delete rest[key];
+  for (const key of skip) delete rest[key];
   return rest;
 }
 
-/** The fields unless they are exactly what toAgentsItems writes when it has none. */
-function unlessDefault(
-  fields: Record<string, unknown>,
-  defaults: Record<string, unknown>,
-): Record<string, unknown> | undefined {
-  const keys = Object.keys(fields);
-  const same = keys.length === Object.keys(defaults).length && keys.every((k) => fields[k] === defaults[k]);
-  return same ? undefined : fields;
+/** What toAgentsItems writes for an item when it has no other fields, and how many fields that is. */
+interface Defaults {
+  fields: Readonly<Record<string, unknown>>;
+  count: number;
 }
+
+const defaultsOf = (fields: Record<string, unknown>): Defaults => ({ fields, count: Object.keys(fields).length });
+
+/**
+ * The fields of `item` but those in `skip`, unless they are exactly the defaults. It
+ * allocates only for an item that has more: it runs on every item a session stores.
+ */
+function fieldsBeyond(
+  item: Record<string, unknown>,
+  skip: readonly string[],
+  defaults: Defaults,
+): Record<string, unknown> | undefined {
+  let count = 0;
+  for (const key in item) {
+    if (!Object.hasOwn(item, key) || skip.includes(key)) continue;
+    count++;
+    if (item[key] !== defaults.fields[key]) return without(item, skip);
+  }
+  return count === defaults.count ? undefined : without(item, skip);
+}
+
+const MESSAGE_DEFAULTS: Readonly<Record<string, Defaults>> = {
+  user: defaultsOf({ type: 'message', role: 'user' }),
+  system: defaultsOf({ type: 'message', role: 'system' }),
+  assistant: defaultsOf({ type: 'message', role: 'assistant', status: 'completed' }),
+};
+const RESULT_DEFAULTS = defaultsOf({ type: 'function_call_result', status: 'completed' });
+const CALL_DEFAULTS = defaultsOf({ type: 'function_call', status: 'completed' });
+const MESSAGE_SKIP = ['content'];
+const RESULT_SKIP = ['output', 'callId', 'name'];
+const CALL_SKIP = ['callId', 'name'];
+const CALL_SKIP_ARGUMENTS = ['callId', 'name', 'arguments'];
 
 function agentsMeta(message: Draft): AgentsMetadata {
   return message.metadata?.[AGENTS_METADATA] ?? {};
@@ -39,8 +67,8 @@ function setMeta(message: Draft, meta: AgentsMetadata): void {
 
 function messageItem(item: Record<string, unknown>, i: number): Draft {
   const path = `items[${i}]`;
-  const role = item.role === 'assistant' ? { role: 'assistant', status: 'completed' } : { role: item.role };
-  const message = unlessDefault(without(item, 'content'), { type: 'message', ...role });
+  const defaults = MESSAGE_DEFAULTS[String(item.role)] ?? defaultsOf({ type: 'message', role: item.role });
+  const message = fieldsBeyond(item, MESSAGE_SKIP, defaults);
   const { content } = item;
   if (item.role === 'system') {
     if (typeof content !== 'string')
@@ -84,10 +112,7 @@ function resultItem(item: Record<string, unknown>, i: number, names: Map<string,
   const toolCallId = requireString(WHERE, path, i, item.callId, 'callId', fix);
   // The result's name is the call's: kept as toolName only when it says something the call does not.
   const name = typeof item.name === 'string' && item.name !== names.get(toolCallId) ? { toolName: item.name } : {};
-  const result = unlessDefault(without(item, 'output', 'callId', 'name'), {
-    type: 'function_call_result',
-    status: 'completed',
-  });
+  const result = fieldsBeyond(item, RESULT_SKIP, RESULT_DEFAULTS);
   const { output } = item;
   if (typeof output === 'string')
     return { role: 'tool', toolCallId, ...name, content: output, ...metadataWith(AGENTS_METADATA, { result }) };
@@ -154,10 +179,7 @@ export function agentsItemsToMessages(items: readonly unknown[], ends?: number[]
       const args = parseToolArguments(item.arguments);
       target.toolCalls = [...(target.toolCalls ?? []), { id, name, arguments: args }];
       const raw = rawArguments(item.arguments, args);
-      const fields = unlessDefault(without(item, 'callId', 'name', ...(raw === undefined ? ['arguments'] : [])), {
-        type: 'function_call',
-        status: 'completed',
-      });
+      const fields = fieldsBeyond(item, raw === undefined ? CALL_SKIP_ARGUMENTS : CALL_SKIP, CALL_DEFAULTS);
       if (fields !== undefined)
         setMeta(target, { ...agentsMeta(target), calls: { ...agentsMeta(target).calls, [id]: fields } });
       if (target !== last) push(target, i + 1);

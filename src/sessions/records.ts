@@ -1,6 +1,6 @@
 import type { Message, ToolMessage } from '../messages/types.js';
 import { validateMessageShapes } from '../messages/validate.js';
-import { sessionReplacer, sessionReviver } from './serialize.js';
+import { fromSessionJson, toSessionJson } from './serialize.js';
 
 /** One saved checkpoint of a session, as session.checkpoints() lists it. */
 export interface SessionCheckpoint {
@@ -106,7 +106,7 @@ export interface SnapshotState {
 
 /** One store entry: a batch of records saved together, as a single line of JSON. */
 export function encodeEntry(records: readonly SessionRecord[]): string {
-  return JSON.stringify(records, sessionReplacer);
+  return toSessionJson(records);
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';
@@ -184,7 +184,7 @@ function isSnapshotState(value: unknown): boolean {
 
 /** Reads one store entry back; throws a plain Error saying what is wrong when it is not one. */
 export function decodeEntry(entry: string): SessionRecord[] {
-  const records = JSON.parse(entry, sessionReviver) as unknown;
+  const records = fromSessionJson(entry);
   if (!Array.isArray(records)) throw new Error('an entry is not a list of records');
   for (const record of records) checkRecord(record);
   return records as SessionRecord[];

@@ -43,6 +43,12 @@ export function namespaceOf<T extends object>(message: Message, key: string): Pa
 /** A field metadataWith() keeps: defined, and not an empty list. */
 const isCarried = (v: unknown): boolean => v !== undefined && !(Array.isArray(v) && v.length === 0);
 
+/** Whether `value` has a field metadataWith() keeps; it stops at the first. */
+function carriesAny(value: Record<string, unknown>): boolean {
+  for (const field in value) if (Object.hasOwn(value, field) && isCarried(value[field])) return true;
+  return false;
+}
+
 /** `{ metadata: { [key]: value } }` when `value` has at least one defined field, else `{}`; for spreading into a message. */
 export function metadataWith(
   key: string,
@@ -50,9 +56,7 @@ export function metadataWith(
   base?: MessageMetadata,
 ): { metadata?: MessageMetadata } {
   // Most messages carry nothing: then nothing is allocated but what is returned.
-  let any = false;
-  for (const field in value) if (Object.hasOwn(value, field) && isCarried(value[field])) any = true;
-  if (!any) return base === undefined ? {} : { metadata: base };
+  if (!carriesAny(value)) return base === undefined ? {} : { metadata: base };
   const fields = Object.entries(value).filter(([, v]) => isCarried(v));
   return { metadata: { ...base, [key]: Object.fromEntries(fields) } };
 }

@@ -34,6 +34,8 @@ export interface LoopRun {
   seen: readonly unknown[] | undefined;
   /** For the reference: the heap the loop keeps at its last step (used heap after a full collection), in bytes. */
   heapBytes?: number;
+  /** For the reference: the same work done once more right after it at each step, timed on its own (see referenceWork()). */
+  again?: StepTimes;
 }
 
 /** The used heap after a full collection: what the process keeps (the gc of --expose-gc, turned on here). */
@@ -159,23 +161,31 @@ export async function prepareStepLoop(loop: AiSdkLoop, steps: number): Promise<L
 
 /**
  * The reference work, timed as the current step's: gpt-tokenizer counting a text different at
- * each step (as a new result is), of the size of a result.
+ * each step (as a new result is), of the size of a result. With `again`, the same work on
+ * another fresh text right after it, timed as `again`'s step: what that work costs once the
+ * loop's own work since the last step no longer stands between it and the code and data it
+ * touches (the caches hold them again), beside what it costs the first time at that step.
  */
-export function referenceWork(times: StepTimes): Promise<number> {
+export async function referenceWork(times: StepTimes, again?: StepTimes): Promise<number> {
   const text = read(times.length + 1_000_000);
-  return times.time(() => gptTokenizerCount(text));
+  const tokens = await times.time(() => gptTokenizerCount(text));
+  if (again === undefined) return tokens;
+  const next = read(times.length + 2_000_000);
+  again.next();
+  return again.time(() => gptTokenizerCount(next));
 }
 
 /** The loop with a fixed work in our place at each step: gpt-tokenizer counting a fresh result of the size each step adds. */
 export async function referenceLoop(loop: AiSdkLoop, steps: number): Promise<LoopRun> {
   const times = new StepTimes();
+  const again = new StepTimes();
   let heapBytes = 0;
   await runLoop(loop, steps, undefined, async () => {
     times.next();
-    await referenceWork(times);
+    await referenceWork(times, again);
     // After the last step's timing: what the loop keeps by then.
     if (times.length === steps) heapBytes = keptHeap();
     return undefined;
   });
-  return { times, seen: undefined, heapBytes };
+  return { times, seen: undefined, heapBytes, again };
 }

@@ -108,6 +108,8 @@ export interface RunnerSession {
   heapBytes?: () => number | undefined;
   /** Told before the last turn runs. */
   lastTurn?: () => void;
+  /** For the reference: the same work again right after it at each turn (see referenceWork()). */
+  again?: StepTimes;
 }
 
 /**
@@ -117,6 +119,7 @@ export interface RunnerSession {
  */
 export function referenceSession(times: StepTimes): RunnerSession {
   const inner = new MemorySession();
+  const again = new StepTimes();
   let last = false;
   let heap: number | undefined;
   const session = new Proxy(inner, {
@@ -127,7 +130,7 @@ export function referenceSession(times: StepTimes): RunnerSession {
       return async (items: AgentInputItem[]) => {
         await value.call(target, items);
         if (items.at(-1)?.type !== 'message' || (items.at(-1) as { role?: string }).role !== 'assistant') return;
-        await referenceWork(times);
+        await referenceWork(times, again);
         if (last) heap = keptHeap();
       };
     },
@@ -135,6 +138,7 @@ export function referenceSession(times: StepTimes): RunnerSession {
   return {
     session,
     timed: [],
+    again,
     heapBytes: () => heap,
     lastTurn: () => {
       last = true;
@@ -145,7 +149,7 @@ export function referenceSession(times: StepTimes): RunnerSession {
 /** Runs `turns` turns of the Agents SDK's Runner over the session `make` gives (handed the loop's step times, for untimed()). */
 export async function runnerLoop(turns: number, make: (times: StepTimes) => RunnerSession): Promise<LoopRun> {
   const times = new StepTimes();
-  const { session, timed, items, close, heapBytes, lastTurn } = make(times);
+  const { session, timed, items, close, heapBytes, lastTurn, again } = make(times);
   const agent = new Agent({
     name: 'reviewer',
     instructions: 'Review the repository.',
@@ -178,5 +182,5 @@ export async function runnerLoop(turns: number, make: (times: StepTimes) => Runn
   }
   await close?.();
   const heap = heapBytes?.();
-  return heap === undefined ? { times, seen } : { times, seen, heapBytes: heap };
+  return { times, seen, ...(heap === undefined ? {} : { heapBytes: heap }), ...(again === undefined ? {} : { again }) };
 }

@@ -232,9 +232,8 @@ export function renderFrameworksMarkdown(report: FrameworksReport): string {
       `The "${REFERENCE}" rows time, in our place, a work that is the same at every step (gpt-tokenizer counting a ` +
       `fresh ${formatInt(RESULT_CHARS)}-character result, what our code counts at a step): its growth is what the ` +
       `loop's own heap does to a step's work. The "${AGAIN}" rows time the same work on another fresh result right ` +
-      "after it at the same step: what it costs when the loop's own work since the last step has not just pushed its " +
-      "code and data out of the processor's caches; the gap between the two rows is what any code pays for running " +
-      "once a step inside that loop. generateText keeps, with every step's result, a structuredClone() of " +
+      'after it at the same step: the gap between the two rows is what the first code to run at a step pays beyond ' +
+      "the work itself, after the loop's own work since the last step. generateText keeps, with every step's result, a structuredClone() of " +
       'all the messages produced so far, a heap that grows with the square of the steps; streamText does not.',
     '',
     '| Integration | Loop | First tenth | Last tenth | Last / first | Recount at the last step | Recount / last tenth | Last / first, wall-clock | Kept heap |',

@@ -34,7 +34,7 @@ export interface LoopRun {
   seen: readonly unknown[] | undefined;
   /** For the reference: the heap the loop keeps at its last step (used heap after a full collection), in bytes. */
   heapBytes?: number;
-  /** For the reference: the same work done once more right after it at each step, timed on its own (see referenceWork()). */
+  /** For the reference: the same work once more right after it at each step, timed on its own (see referenceWork()). */
   again?: StepTimes;
 }
 
@@ -161,18 +161,16 @@ export async function prepareStepLoop(loop: AiSdkLoop, steps: number): Promise<L
 
 /**
  * The reference work, timed as the current step's: gpt-tokenizer counting a text different at
- * each step (as a new result is), of the size of a result. With `again`, the same work on
- * another fresh text right after it, timed as `again`'s step: what that work costs once the
- * loop's own work since the last step no longer stands between it and the code and data it
- * touches (the caches hold them again), beside what it costs the first time at that step.
+ * each step (as a new result is), of the size of a result. Then the same work on another fresh
+ * text right after it, timed as `again`'s step: beside the first, what that work costs when it
+ * is not the first code to run after the loop's own work since the last step.
  */
-export async function referenceWork(times: StepTimes, again?: StepTimes): Promise<number> {
+export async function referenceWork(times: StepTimes, again: StepTimes): Promise<void> {
   const text = read(times.length + 1_000_000);
-  const tokens = await times.time(() => gptTokenizerCount(text));
-  if (again === undefined) return tokens;
+  await times.time(() => gptTokenizerCount(text));
   const next = read(times.length + 2_000_000);
   again.next();
-  return again.time(() => gptTokenizerCount(next));
+  await again.time(() => gptTokenizerCount(next));
 }
 
 /** The loop with a fixed work in our place at each step: gpt-tokenizer counting a fresh result of the size each step adds. */

@@ -113,7 +113,7 @@ function measured({ times, seen, heapBytes }: LoopRun): FrameworkRun {
 
 /** The fixed work timed in each framework's loop in our place: what the host's heap does to a step that does not change. */
 const REFERENCE = 'reference: gpt-tokenizer counts one new result';
-/** The same work once more right after it, at each step: what it costs with the caches warm (see referenceWork()). */
+/** The same work once more right after it, at each step: what it costs when it does not run first (see referenceWork()). */
 const AGAIN = 'reference, counted again at once';
 
 interface Integration {

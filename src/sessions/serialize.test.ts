@@ -34,5 +34,8 @@ describe('session JSON', () => {
     expect(text).toContain('"image":"https://example.test/a.png"');
     const read = parseSession(text);
     expect(read[0]?.content).toBe(withoutBytes[0]?.content);
+    // The same text beside real bytes, where the entry is read with the reviver.
+    const [record] = decodeEntry(encodeEntry([{ type: 'messages', messages: [...withoutBytes, ...withBytes] }]));
+    expect((record as { messages: Message[] }).messages[0]?.content).toBe(withoutBytes[0]?.content);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { transcript } from '../test-support/message-arbitraries.js';
 import { AGENTS_CARRIES, agentsItems } from '../test-support/native-arbitraries.js';
 import type { AgentsItem } from './agents-items-types.js';
-import { agentsItemsToMessages } from './from-agents-items.js';
+import { agentsItemsToMessages, fromAgentsItems } from './from-agents-items.js';
 import { writeAgentsItems } from './to-agents-items.js';
 
 const reasoning = (id: string): AgentsItem => ({ type: 'reasoning', id, content: [] }) as AgentsItem;
@@ -41,5 +41,18 @@ describe('agentsItemsToMessages(items, ends)', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('refuses a message item of any other role by name, including one named like a property every object has', () => {
+    for (const role of ['tool', 'constructor', 'toString', '__proto__']) {
+      let error: unknown;
+      try {
+        fromAgentsItems([{ type: 'message', role, content: 'x' }]);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toMatchObject({ code: 'LOUSHO_MESSAGE_INVALID' });
+      expect((error as Error).message).toContain(`items[0] has role ${JSON.stringify(role)}`);
+    }
   });
 });

@@ -44,7 +44,7 @@ function fieldsBeyond(
   return count === defaults.count ? undefined : without(item, skip);
 }
 
-const MESSAGE_DEFAULTS: Readonly<Record<string, Defaults>> = {
+const MESSAGE_DEFAULTS: Readonly<Record<'user' | 'system' | 'assistant', Defaults>> = {
   user: defaultsOf({ type: 'message', role: 'user' }),
   system: defaultsOf({ type: 'message', role: 'system' }),
   assistant: defaultsOf({ type: 'message', role: 'assistant', status: 'completed' }),
@@ -67,29 +67,28 @@ function setMeta(message: Draft, meta: AgentsMetadata): void {
 
 function messageItem(item: Record<string, unknown>, i: number): Draft {
   const path = `items[${i}]`;
-  const defaults = MESSAGE_DEFAULTS[String(item.role)] ?? defaultsOf({ type: 'message', role: item.role });
-  const message = fieldsBeyond(item, MESSAGE_SKIP, defaults);
-  const { content } = item;
-  if (item.role === 'system') {
-    if (typeof content !== 'string')
-      throw invalidInput(WHERE, path, i, '(system) has content that is not a string', 'Give a string.');
-    return { role: 'system', content, ...metadataWith(AGENTS_METADATA, { message }) };
-  }
-  if (item.role !== 'user' && item.role !== 'assistant') {
+  const { role, content } = item;
+  if (role !== 'user' && role !== 'assistant' && role !== 'system') {
     throw invalidInput(
       WHERE,
       path,
       i,
-      `has role ${JSON.stringify(item.role)}`,
+      `has role ${JSON.stringify(role)}`,
       "A message item has role 'user', 'assistant' or 'system'.",
     );
   }
-  if (typeof content === 'string') return { role: item.role, content, ...metadataWith(AGENTS_METADATA, { message }) };
+  const message = fieldsBeyond(item, MESSAGE_SKIP, MESSAGE_DEFAULTS[role]);
+  if (role === 'system') {
+    if (typeof content !== 'string')
+      throw invalidInput(WHERE, path, i, '(system) has content that is not a string', 'Give a string.');
+    return { role: 'system', content, ...metadataWith(AGENTS_METADATA, { message }) };
+  }
+  if (typeof content === 'string') return { role, content, ...metadataWith(AGENTS_METADATA, { message }) };
   if (!Array.isArray(content))
     throw invalidInput(WHERE, path, i, 'has content that is neither a string nor parts', 'Give content.');
   const { content: parts, carried } = readAgentsParts(content);
   const meta = metadataWith(AGENTS_METADATA, { message, parts: carried });
-  if (item.role === 'user') return { role: 'user', content: parts, ...meta };
+  if (role === 'user') return { role: 'user', content: parts, ...meta };
   if (parts.some((p) => p.type === 'image'))
     throw invalidInput(
       WHERE,

@@ -92,6 +92,28 @@ describe('lousho report', () => {
     expect((await readdir(dir)).sort()).toEqual(['config.json', 'empty.json', 'runs']);
   });
 
+  it('writes a page of valid UTF-8 when a tool name and a result begin with a lone surrogate', async () => {
+    // Constructed here: a JS string may hold half of a surrogate pair (a result cut in the middle
+    // of an emoji, a tool name decoded from broken bytes); JSON escapes it as \\ud83d.
+    const dir = await folder();
+    const path = join(dir, 'broken.json');
+    const half = '\ud83d';
+    const messages = [
+      { role: 'user', content: 'Read it.' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: `read${half}file`, arguments: {} }] },
+      { role: 'tool', toolCallId: 'c1', content: `${half}cut emoji\nsecond line` },
+      { role: 'assistant', content: 'Done.' },
+    ];
+    await writeFile(path, JSON.stringify(messages));
+    const result = await run(['report', path]);
+    expect(result.err).toEqual([]);
+    expect(result.code).toBe(0);
+    const bytes = await readFile(join(dir, 'broken.report.html'));
+    const page = new TextDecoder('utf-8', { fatal: true }).decode(bytes); // throws on invalid UTF-8
+    expect(page).toContain('read\ufffdfile');
+    expect(page).toContain('\ufffdcut emoji');
+  });
+
   it('says in one line, with exit 2, why it cannot write the page', async () => {
     const { dir, path } = await transcript();
     const out = join(dir, 'no-such-folder', 'page.html');

@@ -7,6 +7,13 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 }
 
+/**
+ * `text` as well-formed Unicode: each lone surrogate (half of a pair, as a result cut in the
+ * middle of an emoji holds) becomes U+FFFD, which is what writing it as UTF-8 would give, so
+ * the page written is the page that reads back.
+ */
+export const wellFormed = (text: string): string => text.replace(/\p{Cs}/gu, '\uFFFD');
+
 /** A count with thousands separators: 25,820. */
 export const count = (value: number): string => Math.round(value).toLocaleString('en-US');
 

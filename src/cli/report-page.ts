@@ -1,6 +1,6 @@
 import { reportChart } from './report-chart.js';
 import { freedTokens, type ReportData, type ReportStep } from './report-data.js';
-import { count, escapeHtml, percent } from './report-format.js';
+import { count, escapeHtml, percent, wellFormed } from './report-format.js';
 import { REPORT_SCRIPT } from './report-script.js';
 import { shownSteps } from './report-series.js';
 import { largestTable, makeupTable, marksTable } from './report-tables.js';
@@ -93,7 +93,8 @@ const jsonScript = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u0
  * The run report as one self-contained HTML page: the request's size per step (thinned to
  * at most MAX_SHOWN_STEPS drawn steps) against the window and the threshold, every
  * compaction and recovery marked with what it freed, the make-up by role and by tool, the
- * largest results. No fonts, styles, scripts or images are loaded from anywhere.
+ * largest results. No fonts, styles, scripts or images are loaded from anywhere. Any string
+ * goes in: the page is well-formed Unicode (a lone surrogate shows as U+FFFD).
  */
 export function reportPage(data: ReportData, generator: string): string {
   const shown = shownSteps(data.steps);
@@ -114,7 +115,7 @@ export function reportPage(data: ReportData, generator: string): string {
     .map(([cls, text]) => `<li><span style="background:var(--${cls})"></span>${text}</li>`)
     .join('');
   const total = data.totals.tokens;
-  return `<!doctype html>
+  return wellFormed(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -157,5 +158,5 @@ ${data.notes.length === 0 ? '' : `<section class="notes"><h2>Notes</h2>${data.no
 <script>${REPORT_SCRIPT}</script>
 </body>
 </html>
-`;
+`);
 }

@@ -7,13 +7,19 @@ import { validateMessages } from '../messages/validate.js';
 export interface ConvertOptions {
   /**
    * Apply repairTranscript() to what was read, so a transcript whose calls and results do
-   * not pair (an orphan result, a call never answered) is fixed instead of refused; the
-   * changes go to `onRepair`. A call still waiting at the end is then given an error result.
-   * Default false.
+   * not pair (a result logged away from its call, an orphan result, a call never answered)
+   * is fixed instead of refused, with nothing it holds dropped; the changes go to `onRepair`.
+   * The newest turn's calls are left waiting for their results. Default false.
    */
   repair?: boolean;
   /** Called with every change `repair` made (not called when nothing changed). */
   onRepair?: (changes: TranscriptRepair[]) => void;
+  /**
+   * The sentence that ends the error for calls and results that do not pair, saying how to
+   * repair them (default: it names repairTranscript()). A tool that wraps the converters
+   * names its own way, as `lousho` names its --repair flag.
+   */
+  repairHint?: string;
 }
 
 /**
@@ -26,18 +32,14 @@ export interface ConvertOptions {
  * `{ repair: true }` applies repairTranscript() instead.
  */
 export function checkedTranscript(messages: Message[], options: ConvertOptions = {}): Message[] {
+  const check = { pendingCalls: true, ...(options.repairHint === undefined ? {} : { repairHint: options.repairHint }) };
   if (options.repair === true) {
-    // The newest turn's calls may still be under way: they are kept waiting, not given error results.
-    const last = messages.at(-1);
-    const pending = last?.role === 'assistant' && (last.toolCalls?.length ?? 0) > 0 ? 1 : 0;
-    const repaired = repairTranscript(messages.slice(0, messages.length - pending));
+    const repaired = repairTranscript(messages, { pendingCalls: true });
     if (repaired.changes.length > 0) options.onRepair?.(repaired.changes);
-    const out = [...repaired.messages, ...messages.slice(messages.length - pending)];
-    const paired = renameReusedCallIds(out).messages;
-    validateMessages(paired, { pendingCalls: true });
-    return paired;
+    validateMessages(repaired.messages, check);
+    return repaired.messages;
   }
   const paired = renameReusedCallIds(messages, { onlyAnswered: true }).messages;
-  validateMessages(paired, { pendingCalls: true });
+  validateMessages(paired, check);
   return paired;
 }

@@ -69,9 +69,9 @@ describe('the quirks of real logs', () => {
     expect(() => fromOpenAIChat(input)).toThrow(/messages\[1\] is a result of call 'ghost'/);
     const messages = fromOpenAIChat(input, { repair: true, onRepair: (c) => changes.push(...c) });
     expect(changes.map((c) => c.description)).toEqual([
-      "dropped a result of call 'ghost', which no earlier assistant message made",
+      "kept a result of call 'ghost', which no assistant message makes, as a user note",
     ]);
-    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(messages.map((m) => m.role)).toEqual(['user', 'user', 'assistant', 'tool', 'assistant']);
   });
 
   it('lousho compact --repair applies repairTranscript() and prints each change', async () => {
@@ -83,9 +83,9 @@ describe('the quirks of real logs', () => {
     const cli = captureIO();
     expect(await runCli(['compact', path, '--repair'], cli.io, noRun)).toBe(0);
     expect(cli.err[0]).toBe(
-      "repaired messages[1]: dropped a result of call 'ghost', which no earlier assistant message made",
+      "repaired messages[1]: kept a result of call 'ghost', which no assistant message makes, as a user note",
     );
-    expect(JSON.parse(cli.out.join('\n'))).toHaveLength(3);
+    expect(JSON.parse(cli.out.join('\n'))).toHaveLength(4);
   });
 
   it('keeps a newest assistant turn that awaits its results as it is, in the converters and compactMessages()', async () => {

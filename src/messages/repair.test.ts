@@ -65,33 +65,152 @@ describe('validateMessages(): a transcript is checked where it enters', () => {
   });
 });
 
-describe('repairTranscript()', () => {
-  it('drops orphan and duplicate results, gives a missing result an explicit error, renames a reused id, and says so', () => {
-    const input: Message[] = [
+const calls = (...ids: string[]): Message => ({
+  role: 'assistant',
+  content: '',
+  toolCalls: ids.map((id) => ({ id, name: 'Task', arguments: {} })),
+});
+const text = (m: Message): string => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content));
+const kinds = (changes: { index: number; change: string }[]) => changes.map((c) => [c.index, c.change]);
+
+describe('repairTranscript() never invents or discards a result', () => {
+  // The shape of a Claude Code session with parallel Task calls: each tool_use is logged as an
+  // assistant record of its own, and a subagent's result can be logged before the next call.
+  it('moves results logged between parallel calls to their calls, adding no error result', () => {
+    const input = [
       user,
-      result('x'),
-      call('a'),
-      result('a'),
-      result('a'),
-      call('b'),
-      user,
-      call('a'),
-      result('a'),
+      call('t1', 'Task'),
+      call('t2', 'Task'),
+      result('t1', 'one'),
+      call('t3', 'Task'),
+      result('t2', 'two'),
+      result('t3', 'three'),
     ];
     const before = structuredClone(input);
     const { messages, changes } = repairTranscript(input);
     expect(input).toEqual(before);
     expect(() => validateMessages(messages)).not.toThrow();
-    expect(changes.map((c) => [c.index, c.change])).toEqual([
-      [1, 'dropped-orphan-result'],
-      [4, 'dropped-duplicate-result'],
-      [5, 'added-missing-result'],
-      [7, 'renamed-duplicate-call'],
+    expect(messages.map((m) => (m.role === 'tool' ? `${m.toolCallId}=${m.content}` : m.role))).toEqual([
+      'user',
+      'assistant',
+      't1=one',
+      'assistant',
+      't2=two',
+      'assistant',
+      't3=three',
     ]);
-    const added = messages.find((m) => m.role === 'tool' && m.toolCallId === 'b');
-    expect(added).toMatchObject({ content: MISSING_RESULT_TEXT, isError: true, toolName: 'read' });
-    expect(messages.at(-2)).toMatchObject({ toolCalls: [{ id: 'a_7' }] });
-    expect(messages.at(-1)).toMatchObject({ toolCallId: 'a_7', content: 'ok' });
+    expect(kinds(changes)).toEqual([
+      [3, 'moved-result'],
+      [5, 'moved-result'],
+    ]);
+    expect(changes[0]?.description).toMatch(/moved the result of call 't1' to right after its call \(messages\[1\]\)/);
+    expect(messages.some((m) => m.role === 'tool' && m.isError === true)).toBe(false);
+  });
+
+  it('moves a result logged after a later user message, or before its call, to its call', () => {
+    const late = repairTranscript([user, calls('a', 'b'), result('a', 'A'), user, result('b', 'B')]);
+    expect(late.messages.map((m) => (m.role === 'tool' ? m.content : m.role))).toEqual([
+      'user',
+      'assistant',
+      'A',
+      'B',
+      'user',
+    ]);
+    expect(kinds(late.changes)).toEqual([[4, 'moved-result']]);
+    const early = repairTranscript([user, result('a', 'A'), call('a'), { role: 'assistant', content: 'done' }]);
+    expect(early.messages.map((m) => (m.role === 'tool' ? m.content : m.role))).toEqual([
+      'user',
+      'assistant',
+      'A',
+      'assistant',
+    ]);
+    expect(early.changes[0]).toMatchObject({
+      index: 1,
+      change: 'moved-result',
+      description: expect.stringMatching(/logged before the call/),
+    });
+  });
+
+  it('joins a second result of a call into the first, saying so, and reads an exact copy once', () => {
+    const twice = repairTranscript([user, call('a'), result('a', 'first'), result('a', 'second')]);
+    expect(twice.messages).toHaveLength(3);
+    const one = twice.messages[2] as Message;
+    expect(text(one)).toMatch(/^first\n\n\[A second result of this call was recorded too; .*\]\nsecond$/);
+    expect(kinds(twice.changes)).toEqual([[3, 'joined-second-result']]);
+
+    const copy = repairTranscript([user, call('a'), result('a', 'same'), user, result('a', 'same')]);
+    expect(copy.messages.map((m) => (m.role === 'tool' ? m.content : m.role))).toEqual([
+      'user',
+      'assistant',
+      'same',
+      'user',
+    ]);
+    expect(copy.changes).toMatchObject([
+      { index: 4, change: 'read-copy-once', description: expect.stringMatching(/copy of messages\[2\]/) },
+    ]);
+  });
+
+  it('keeps a result whose call no message makes as a user note naming the call, after the turn', () => {
+    const { messages, changes } = repairTranscript([
+      user,
+      call('a'),
+      { role: 'tool', toolCallId: 'z', toolName: 'bash', content: 'orphan output' },
+      result('a'),
+    ]);
+    expect(() => validateMessages(messages)).not.toThrow();
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
+    expect(text(messages[3] as Message)).toMatch(
+      /^\[A result of tool call 'z' \(bash\) was recorded here, but no assistant message makes that call; .*\]\norphan output$/,
+    );
+    expect(kinds(changes)).toEqual([[2, 'kept-orphan-as-note']]);
+  });
+
+  it('gives a call with no result anywhere an error result that says its real result was never recorded', () => {
+    const { messages, changes } = repairTranscript([user, call('b'), user]);
+    expect(messages[2]).toEqual({
+      role: 'tool',
+      toolCallId: 'b',
+      toolName: 'read',
+      content: MISSING_RESULT_TEXT,
+      isError: true,
+    });
+    expect(MISSING_RESULT_TEXT).toMatch(/^Error: no result of this tool call was recorded.*real result is unknown/);
+    expect(changes).toMatchObject([
+      { index: 1, change: 'added-missing-result', description: expect.stringMatching(/holds no result/) },
+    ]);
+  });
+
+  it('with pendingCalls leaves the last turn waiting, and puts a note that follows it before it', () => {
+    const { messages, changes } = repairTranscript([user, calls('a', 'b'), result('a'), result('z')], {
+      pendingCalls: true,
+    });
+    expect(messages.map((m) => m.role)).toEqual(['user', 'user', 'assistant', 'tool']);
+    expect(() => validateMessages(messages, { pendingCalls: true })).not.toThrow();
+    expect(kinds(changes)).toEqual([[3, 'kept-orphan-as-note']]);
+  });
+
+  it('gives a reused id a fresh one, and a late result of that id to the latest call still waiting', () => {
+    const { messages, changes } = repairTranscript([
+      user,
+      call('a'),
+      result('a', 'one'),
+      call('a'),
+      user,
+      result('a', 'two'),
+    ]);
+    expect(() => validateMessages(messages)).not.toThrow();
+    expect(messages.map((m) => (m.role === 'tool' ? `${m.toolCallId}=${m.content}` : m.role))).toEqual([
+      'user',
+      'assistant',
+      'a=one',
+      'assistant',
+      'a_3=two',
+      'user',
+    ]);
+    expect(kinds(changes)).toEqual([
+      [3, 'renamed-duplicate-call'],
+      [5, 'moved-result'],
+    ]);
   });
 
   it('changes nothing in a transcript that pairs', () => {
@@ -101,14 +220,21 @@ describe('repairTranscript()', () => {
     expect(messages).toEqual(input);
   });
 
-  it('always yields a transcript that validates, on random broken transcripts', () => {
+  it('always yields a transcript that validates and still holds every result, on random broken transcripts', () => {
+    let n = 0;
     const step = fc.oneof(
       fc.constant<Message>(user),
       fc.constantFrom('a', 'b', 'c').map((id) => call(id)),
-      fc.constantFrom('a', 'b', 'c', 'z').map((id) => result(id)),
+      fc.constantFrom('a', 'b', 'c', 'z').map((id) => result(id, `out-${id}-${n++}`)),
+      fc.constant('copy'),
     );
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 30 }), (input) => {
+      fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
+        // 'copy' repeats the previous result exactly, as a log that wrote one record twice does.
+        const input = steps.flatMap((s, i): Message[] => {
+          const prev = steps[i - 1];
+          return s === 'copy' ? (typeof prev === 'object' && prev.role === 'tool' ? [prev] : []) : [s];
+        });
         const { messages, changes } = repairTranscript(input);
         validateMessages(messages);
         let valid = true;
@@ -118,8 +244,19 @@ describe('repairTranscript()', () => {
           valid = false;
         }
         expect(changes.length === 0).toBe(valid);
+        const written = messages.map(text).join('\n');
+        for (const m of input) if (m.role === 'tool') expect(written).toContain(m.content as string);
+        const added = messages.filter((m) => m.role === 'tool' && m.content === MISSING_RESULT_TEXT).length;
+        expect(added).toBe(changes.filter((c) => c.change === 'added-missing-result').length);
       }),
       { numRuns: 1_000 },
+    );
+  });
+
+  it('ends a pairing error with the hint given, as the command line names its --repair flag', () => {
+    const hint = 'Add --repair to fix this.';
+    expect(() => validateMessages([user, result('a')], { repairHint: hint })).toThrow(
+      /or remove the result\. Add --repair to fix this\.$/,
     );
   });
 });

@@ -80,6 +80,11 @@ export interface ValidateMessagesOptions {
    * paused before its tools ran (a turn awaiting approval, a checkpoint mid-step). Default false.
    */
   pendingCalls?: boolean;
+  /**
+   * The sentence that ends an error for calls and results that do not pair, saying how to
+   * repair them. Default: it names repairTranscript(); the command line names its --repair.
+   */
+  repairHint?: string;
 }
 
 /** A broken call/result pair: where, what, and how to fix it. */
@@ -89,7 +94,7 @@ export interface PairingProblem {
   fix: string;
 }
 
-const REPAIR = 'repairTranscript() fixes this safely and reports what it changed.';
+const REPAIR_HINT = 'repairTranscript() fixes this safely and reports what it changed.';
 
 /**
  * The first broken call/result pair of a transcript, or undefined when every tool call
@@ -100,6 +105,7 @@ export function pairingProblem(
   messages: readonly Message[],
   options: ValidateMessagesOptions = {},
 ): PairingProblem | undefined {
+  const repair = options.repairHint ?? REPAIR_HINT;
   const madeAt = new Map<string, number>();
   const answered = new Set<string>();
   /** The calls of the assistant message whose results may follow now, and where it is. */
@@ -110,7 +116,7 @@ export function pairingProblem(
     return {
       index: open.at,
       problem: `makes the call '${id}', which has no result${before < messages.length ? ` before messages[${before}]` : ''}`,
-      fix: `add a tool message { role: 'tool', toolCallId: '${id}', content } right after the calls' other results (an error result if the call never ran). ${REPAIR}`,
+      fix: `add a tool message { role: 'tool', toolCallId: '${id}', content } right after the calls' other results (an error result if the call never ran). ${repair}`,
     };
   };
   for (let i = 0; i < messages.length; i++) {
@@ -121,21 +127,21 @@ export function pairingProblem(
         return {
           index: i,
           problem: `is a result of call '${m.toolCallId}', which no earlier assistant message made`,
-          fix: `put the assistant message with that tool call before it, or remove the result. ${REPAIR}`,
+          fix: `put the assistant message with that tool call before it, or remove the result. ${repair}`,
         };
       }
       if (answered.has(m.toolCallId)) {
         return {
           index: i,
           problem: `is a second result of call '${m.toolCallId}'`,
-          fix: `keep one result per call. ${REPAIR}`,
+          fix: `keep one result per call. ${repair}`,
         };
       }
       if (open?.at !== at) {
         return {
           index: i,
           problem: `is a result of call '${m.toolCallId}' of messages[${at}], but other messages stand between them`,
-          fix: `results must follow their assistant message directly (every provider requires it). ${REPAIR}`,
+          fix: `results must follow their assistant message directly (every provider requires it). ${repair}`,
         };
       }
       answered.add(m.toolCallId);
@@ -151,7 +157,7 @@ export function pairingProblem(
         return {
           index: i,
           problem: `makes a tool call with id '${call.id}', which ${earlier === i ? 'another call of the same message' : `messages[${earlier}]`} already used`,
-          fix: `tool-call ids must be unique in a transcript: give each call its own id. ${REPAIR}`,
+          fix: `tool-call ids must be unique in a transcript: give each call its own id. ${repair}`,
         };
       }
       madeAt.set(call.id, i);

@@ -28,18 +28,24 @@ ${FORMATS}`;
 
 /** `lousho <command> --help`. */
 export const COMMAND_HELP: Record<CommandName, string> = {
-  run: `Usage: lousho run [folder]
+  run: `Usage: lousho run [folder] [--model provider/model] [--max-steps N] [--window N] [--out page.html] [--quiet]
 
 An agent reads the folder (default: the current one) with file tools and compacts its transcript
 as it goes, printing each step's request size against the context window and the threshold, each
-compaction and recovery, and a summary at the end. It uses a real model when one is configured
-(LOUSHO_MODEL="provider/model", an OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENROUTER_API_KEY, or a
-local Ollama or LM Studio server), else a scripted one. Colour when the terminal supports it;
-NO_COLOR=1 turns it off.
+compaction and recovery, and a summary at the end; then it writes a page picturing the run and
+prints where. It uses a real model when one is configured (--model, LOUSHO_MODEL="provider/model",
+an OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENROUTER_API_KEY, or a local Ollama or LM Studio server),
+else a scripted one, and says which. Colour when the terminal supports it; NO_COLOR=1 turns it off.
 
 Options:
+  --model <spec>            the model to run, e.g. openai/gpt-4o-mini or ollama/qwen3:8b (default: as above)
+  --max-steps <N>           stop after N steps (default: 200)
+  --window <N>              the context window in tokens that compaction works against (default: the
+                            model's; 24,000 for the scripted model, so that it compacts within the run)
+  --out <file>              where to write the page (default: a new file in the system's temporary folder)
+  -q, --quiet               no line per step: only the summary and where the page is
   -h, --help                this help`,
-  inspect: `Usage: lousho inspect <transcript> [--model gpt-4o] [--context-window N] [--from format] [--json]
+  inspect: `Usage: lousho inspect <transcript> [--model gpt-4o] [--context-window N] [--from format] [--json] [--repair]
 
 Draws the transcript's tokens as a chart: one bar per role and per tool, the context window and
 the compaction threshold marked, and what pruning old tool results and summarizing old turns

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { CliIO } from './cli-io.js';
 import { COMMAND_HELP, version } from './help.js';
 import { parseCommandArgs } from './parse-command-args.js';
-import type { ReportData } from './report-data.js';
+import { marksInWords, type ReportData } from './report-data.js';
 import { defaultReportPath, writeReport } from './report-file.js';
 import { sessionLogReport } from './report-from-session-log.js';
 import { transcriptReport } from './report-from-transcript.js';
@@ -12,12 +12,9 @@ import { describeSource } from './transcript-file.js';
 import { readTranscriptArg, tokensOption } from './transcript-input.js';
 import { UsageError } from './usage-error.js';
 
-/** What a report shows, in one line: '147 steps, 68 compactions (freed ...), 2 recoveries'. */
+/** What a report shows, in one line: '147 steps, 68 compactions, 2 recoveries'. */
 export function reportLine(data: ReportData): string {
-  const of = (kind: string) => data.marks.filter((m) => m.kind === kind).length;
-  const parts = [`${data.steps.length} steps`, `${of('compaction')} compactions`, `${of('recovery')} recoveries`];
-  if (of('rewind') > 0) parts.push(`${of('rewind')} rewinds`);
-  return parts.join(', ');
+  return `${data.steps.length} steps, ${marksInWords(data.marks)}`;
 }
 
 /**

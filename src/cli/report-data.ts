@@ -78,3 +78,20 @@ export function freedTokens(mark: ReportMark): number {
   if (mark.tokensBefore === undefined || mark.tokensAfter === undefined) return 0;
   return Math.max(0, mark.tokensBefore - mark.tokensAfter);
 }
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The compactions, recoveries and rewinds among `marks`, in the words the run's summary and
+ * the report's line both use: '88 compactions, 3 recoveries' (a recovery that compacted is
+ * one recovery; rewinds only when there are some).
+ */
+export function marksInWords(marks: readonly ReportMark[]): string {
+  const of = (kind: ReportMark['kind']) => marks.filter((m) => m.kind === kind).length;
+  const parts = [
+    plural(of('compaction'), 'compaction', 'compactions'),
+    plural(of('recovery'), 'recovery', 'recoveries'),
+  ];
+  if (of('rewind') > 0) parts.push(plural(of('rewind'), 'rewind', 'rewinds'));
+  return parts.join(', ');
+}

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../contracts/agent-event.js';
 import type { AgentResult } from '../contracts/agent-result.js';
 import { colours } from './colour.js';
+import { reportLine } from './report-command.js';
+import { createReportRecorder } from './report-from-events.js';
 import { createRunReporter } from './run-reporter.js';
 
 const usage = (inputTokens: number) => ({
@@ -101,5 +103,68 @@ describe('the main job report', () => {
     expect(summary).toContain('tokens sent         7,500 with compaction; about 13,500 without (44% saved)');
     expect(summary).toContain('compactions         1, with 1 summarizer call(s)');
     expect(summary).toContain('cost                $0.0123');
+  });
+});
+
+describe('the run summary and the report line', () => {
+  // The events of `npm start` around a recovery, as the scripted run emits them (see the
+  // output quoted in docs/cli.md): a compaction, a compaction that found nothing, and an
+  // overflow recovery carried by a compaction of its own at one step.
+  const events: AgentEvent[] = [
+    step(1, 4_000),
+    {
+      type: 'compaction.done',
+      runId: 'r',
+      step: 2,
+      strategy: 'two-phase',
+      tokensBefore: 9_500,
+      tokensAfter: 3_500,
+      prunedToolCallIds: ['c1'],
+    },
+    step(2, 3_500),
+    {
+      type: 'compaction.done',
+      runId: 'r',
+      step: 3,
+      strategy: 'two-phase',
+      tokensBefore: 9_600,
+      tokensAfter: 9_600,
+      prunedToolCallIds: [],
+      unchanged: true,
+    },
+    {
+      type: 'compaction.done',
+      runId: 'r',
+      step: 3,
+      strategy: 'overflow-recovery',
+      appliedStrategy: 'fold-turns',
+      trigger: 'overflow',
+      tokensBefore: 12_000,
+      tokensAfter: 8_000,
+      prunedToolCallIds: [],
+    },
+    {
+      type: 'recovery.done',
+      runId: 'r',
+      step: 3,
+      kind: 'oversized-results',
+      action: 'compacted the request from 12000 to 8000 tokens',
+      attempt: 1,
+    },
+    step(3, 8_000),
+  ];
+
+  it('count each compaction and each recovery once, as the same things', () => {
+    const { reporter } = story(events);
+    const recorder = createReportRecorder({ title: 'run', source: 'events', contextWindow: 10_000 });
+    for (const event of events) recorder.event(event);
+    const result = { messages: [], text: 'done', usage: { modelCalls: [] } } as unknown as AgentResult;
+    const line = reportLine(recorder.report(result, []));
+    expect(line).toBe('3 steps, 1 compaction, 1 recovery');
+    const summary = reporter.summary(result).join('\n');
+    // The same two numbers: the overflow compaction is the recovery's, the one that changed nothing is none.
+    expect(summary).toMatch(/^ {2}compactions {9}1, with 0 summarizer call\(s\)$/m);
+    expect(summary).toMatch(/^ {2}recoveries {10}1$/m);
+    expect(reporter.tally).toMatchObject({ compactions: 1, recoveries: 1 });
   });
 });

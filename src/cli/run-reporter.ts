@@ -2,6 +2,7 @@ import { DEFAULT_THRESHOLD_PERCENT, thresholdTokens } from '../compaction/option
 import type { AgentEvent, CompactionDoneEvent } from '../contracts/agent-event.js';
 import type { AgentResult } from '../contracts/agent-result.js';
 import type { Colours } from './colour.js';
+import { createRunMarks } from './report-from-events.js';
 import { windowBar } from './token-chart.js';
 
 const n = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -10,7 +11,9 @@ const BAR = 30;
 /** What the main job's report has counted so far. */
 export interface RunTally {
   steps: number;
+  /** Compactions, as the report counts them: one that found nothing to change is none, and one a recovery ran is the recovery's. */
   compactions: number;
+  /** Recoveries, each once (with the compaction that carried it, if any). */
   recoveries: number;
   /** The requests' sizes as sent, summed. */
   tokensSent: number;
@@ -36,9 +39,9 @@ export function createRunReporter(options: { contextWindow: number; colours: Col
   let threshold = thresholdTokens(window, DEFAULT_THRESHOLD_PERCENT);
   let removed = 0;
   const tally: RunTally = { steps: 0, compactions: 0, recoveries: 0, tokensSent: 0, tokensWithoutCompaction: 0 };
+  const run = createRunMarks(() => tally.steps + 1);
 
   function compaction(event: CompactionDoneEvent): void {
-    tally.compactions++;
     removed += Math.max(0, event.tokensBefore - event.tokensAfter);
     const ran = event.appliedStrategy ?? event.strategy;
     const how = event.appliedStrategy === undefined ? ran : `${event.strategy}, ran ${ran}`;
@@ -54,13 +57,15 @@ export function createRunReporter(options: { contextWindow: number; colours: Col
     tally,
     /** Reports one event. */
     event(event: AgentEvent): void {
+      run.event(event);
+      tally.compactions = run.marks.filter((m) => m.kind === 'compaction').length;
+      tally.recoveries = run.marks.length - tally.compactions;
       if (event.type === 'compaction.start') {
         // A recovery compacts to a tighter target than the threshold; the bars keep the run's threshold.
         threshold = event.contextWindow === window ? Math.max(threshold, event.thresholdTokens) : event.thresholdTokens;
         window = event.contextWindow;
       } else if (event.type === 'compaction.done') compaction(event);
       else if (event.type === 'recovery.done') {
-        tally.recoveries++;
         out(c.yellow(`  ↻ recovery at step ${event.step} (${event.kind}): ${event.action}`));
       } else if (event.type === 'step.done') {
         tally.steps++;

@@ -23,7 +23,7 @@ export function runProcess(argv: string[]): Promise<void> {
       ? { status: (text: string) => process.stderr.write(`\r\u001b[2K${text}`) }
       : {}),
   };
-  return runCli(argv, io, (args) => runJob(args, { colours: colours(colour), out: io.out })).then(
+  return runCli(argv, io, (options) => runJob({ ...options, colours: colours(colour), print: io.out })).then(
     (code) => {
       process.exitCode = code;
     },

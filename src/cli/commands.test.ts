@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { serializeSession } from '../sessions/serialize.js';
 import { captureIO, noRun } from '../test-support/cli.js';
 import { readingTranscript } from '../test-support/transcripts.js';
-import { runCli } from './commands.js';
+import { type RunOptions, runCli } from './commands.js';
 import { COMMAND_HELP, COMMANDS, USAGE } from './help.js';
 
 const io = captureIO;
@@ -165,14 +165,50 @@ describe('lousho compact', () => {
 
 describe('lousho run', () => {
   it('is the default command, with or without a folder', async () => {
-    const calls: string[][] = [];
-    const run = async (args: string[]) => {
-      calls.push(args);
+    const calls: RunOptions[] = [];
+    const run = async (options: RunOptions) => {
+      calls.push(options);
     };
     const { io: cli } = io();
     await runCli([], cli, run);
     await runCli(['run', 'src'], cli, run);
     await runCli(['src'], cli, run);
-    expect(calls).toEqual([[], ['src'], ['src']]);
+    await runCli(['--quiet'], cli, run);
+    expect(calls).toEqual([{}, { folder: 'src' }, { folder: 'src' }, { quiet: true }]);
+  });
+
+  it('takes --model, --max-steps, --window, --out and --quiet, each in its help', async () => {
+    const calls: RunOptions[] = [];
+    const { io: cli } = io();
+    const argv = [
+      'run',
+      'src',
+      '--model',
+      'ollama/qwen3:8b',
+      '--max-steps',
+      '12',
+      '--window',
+      '16_000',
+      '--out',
+      'p.html',
+      '-q',
+    ];
+    expect(await runCli(argv, cli, async (o) => void calls.push(o))).toBe(0);
+    expect(calls).toEqual([
+      { folder: 'src', model: 'ollama/qwen3:8b', maxSteps: 12, window: 16_000, out: 'p.html', quiet: true },
+    ]);
+    for (const flag of ['--model', '--max-steps', '--window', '--out', '--quiet'])
+      expect(COMMAND_HELP.run).toContain(flag);
+  });
+
+  it.each([
+    [['run', '--max-steps', '0'], /^lousho run: --max-steps must be a whole number above 0; got 0\.$/],
+    [['run', '--window', 'big'], /^lousho run: --window must be a number of tokens; got big\.$/],
+    [['run', '--max-steps'], /^lousho run: --max-steps needs a value/],
+  ])('refuses %j in one line, exit 2', async (argv, message) => {
+    const a = io();
+    expect(await runCli(argv, a.io, noRun)).toBe(2);
+    expect(a.err).toHaveLength(1);
+    expect(a.err[0]).toMatch(message);
   });
 });

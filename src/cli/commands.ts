@@ -1,11 +1,10 @@
-import { stat } from 'node:fs/promises';
 import { LoushoError } from '../errors/lousho-error.js';
 import type { CliIO } from './cli-io.js';
 import { compact } from './compact-command.js';
-import { COMMAND_HELP, COMMANDS, USAGE, version } from './help.js';
+import { COMMANDS, USAGE, version } from './help.js';
 import { inspect } from './inspect-command.js';
-import { parseCommandArgs } from './parse-command-args.js';
 import { report } from './report-command.js';
+import { isFolder, isRunOption, type RunJob, runCommand } from './run-command.js';
 import { isUsageError, UsageError } from './usage-error.js';
 
 export type { CliIO } from './cli-io.js';
@@ -13,32 +12,14 @@ export { compact } from './compact-command.js';
 export { USAGE } from './help.js';
 export { inspect } from './inspect-command.js';
 export { report } from './report-command.js';
-
-async function isFolder(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/** lousho run [folder]: checks the folder, then runs the main job. */
-async function runCommand(args: string[], io: CliIO, run: (args: string[]) => Promise<void>): Promise<void> {
-  const parsed = parseCommandArgs('run', args, {});
-  if (parsed === 'help') return io.out(COMMAND_HELP.run);
-  const [folder, extra] = parsed.positionals;
-  if (extra !== undefined) throw new UsageError(`lousho run: unexpected argument ${extra}; it takes one folder.`);
-  if (folder !== undefined && !(await isFolder(folder)))
-    throw new UsageError(`lousho run: no folder ${folder}. Give a folder to read, or none for the current one.`);
-  await run(parsed.positionals);
-}
+export type { RunJob, RunOptions } from './run-command.js';
 
 /**
  * Runs one command line; resolves to the exit code: 0 done, 2 a mistake on the command line
  * or a file that holds no transcript (printed as one line naming it and what to do), 1 a typed error (printed with its code) or
  * any other failure (one line; LOUSHO_DEBUG=1 prints the stack).
  */
-export async function runCli(argv: string[], io: CliIO, run: (args: string[]) => Promise<void>): Promise<number> {
+export async function runCli(argv: string[], io: CliIO, run: RunJob): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === 'inspect') await inspect(rest, io);
@@ -47,6 +28,7 @@ export async function runCli(argv: string[], io: CliIO, run: (args: string[]) =>
     else if (command === 'run') await runCommand(rest, io, run);
     else if (command === 'help' || command === '--help' || command === '-h') io.out(USAGE);
     else if (command === '--version' || command === '-v') io.out(version());
+    else if (command?.startsWith('-') && isRunOption(command)) await runCommand(argv, io, run);
     else if (command?.startsWith('-'))
       throw new UsageError(`lousho: unknown option ${command}. See \`lousho --help\` for the commands and options.`);
     // `run` is the default: `lousho` and `lousho <folder>` run the agent too.

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { captureIO, noRun } from '../test-support/cli.js';
 import { colours } from './colour.js';
-import { runCli } from './commands.js';
+import { type RunOptions, runCli } from './commands.js';
 import { runJob } from './run-job.js';
 import { middleCut } from './token-chart.js';
 
@@ -25,7 +25,7 @@ describe('exit codes a script can trust', () => {
     process.env.LOUSHO_MODEL = 'nonsense';
     try {
       const a = captureIO();
-      const run = (args: string[]) => runJob(args, { colours: colours(false), out: a.io.out });
+      const run = (options: RunOptions) => runJob({ ...options, colours: colours(false), print: a.io.out });
       expect(await runCli(['run', 'src/cli'], a.io, run)).toBe(2);
       expect(a.err).toHaveLength(1);
       expect(a.err[0]).toMatch(/cannot use LOUSHO_MODEL=nonsense/);

@@ -1,31 +1,48 @@
 import { describe, expect, it } from 'vitest';
+import type { ModelRequest } from '../contracts/model-request.js';
 import { LoushoError } from '../errors/lousho-error.js';
+import { estimateTokens } from '../models/estimate-tokens.js';
 import type { MockReply } from '../testing/mock-model.js';
-import { explorerScript } from './explorer-script.js';
+import { explorerScript, explorerSteps, OVERCOUNT } from './explorer-script.js';
 
 const files = ['a.ts', 'b.ts', 'c.md', 'd.json', 'e.ts', 'f.ts', 'image.png', 'package-lock.json'];
-const reads = (steps: ReturnType<typeof explorerScript>) =>
+const reads = (steps: readonly MockReply[]) =>
   steps.flatMap((s) =>
-    ((s as MockReply).toolCalls ?? [])
-      .filter((c) => c.name === 'read_file')
-      .map((c) => (c.arguments as { path: string }).path),
+    (s.toolCalls ?? []).filter((c) => c.name === 'read_file').map((c) => (c.arguments as { path: string }).path),
   );
+/** A request of about `chars` / 4 tokens. */
+const request = (chars: number): ModelRequest => ({
+  model: 'scripted-explorer',
+  messages: [{ role: 'user', content: 'word '.repeat(chars / 5) }],
+});
 
 describe('the scripted explorer', () => {
   it('reads every source file in batches, searches, then answers', () => {
-    const steps = explorerScript(files, {}, 3);
+    const steps = explorerSteps(files, {}, 3);
     expect(reads(steps)).toEqual(['a.ts', 'b.ts', 'c.md', 'd.json', 'e.ts', 'f.ts']);
-    expect(steps.some((s) => s instanceof Error)).toBe(false);
-    expect((steps.at(-1) as MockReply).text).toMatch(/^I read 6 files\./);
+    expect(steps.at(-1)?.text).toMatch(/^I read 6 files\./);
   });
 
-  it('demonstrates an overflow halfway through and an oversized read when asked', () => {
-    const steps = explorerScript(files, { overflowWindow: 24_000, oversizedFile: 'package-lock.json' }, 3);
-    const errors = steps.filter((s): s is LoushoError => s instanceof LoushoError);
-    expect(errors).toHaveLength(1);
-    expect(errors[0]?.code).toBe('LOUSHO_CONTEXT_OVERFLOW');
-    expect(errors[0]?.details).toEqual({ limit: 24_000 });
-    expect(steps.indexOf(errors[0] as LoushoError)).toBe(2);
-    expect(reads(steps).at(-1)).toBe('package-lock.json');
+  it('reads the oversized file last of its reads when asked', () => {
+    expect(reads(explorerSteps(files, { oversizedFile: 'package-lock.json' }, 3)).at(-1)).toBe('package-lock.json');
+  });
+
+  it('rejects, once, the first request its own count puts over its window, stating both; small requests never', () => {
+    const script = explorerScript(files, { overflowWindow: 2_000 }, 3) as (r: ModelRequest, i: number) => unknown;
+    const small = request(4_000);
+    expect(Math.ceil(estimateTokens(small) * OVERCOUNT)).toBeLessThanOrEqual(2_000);
+    // Small requests take the steps in order, however many there are.
+    expect((script(small, 0) as MockReply).toolCalls?.[0]?.name).toBe('list_files');
+    expect(reads([script(small, 1) as MockReply])).toEqual(['a.ts', 'b.ts', 'c.md']);
+    const large = request(8_500);
+    const counted = Math.ceil(estimateTokens(large) * OVERCOUNT);
+    expect(estimateTokens(large)).toBeLessThan(2_000);
+    expect(counted).toBeGreaterThan(2_000);
+    const error = script(large, 2);
+    expect(LoushoError.isInstance(error) && error.code).toBe('LOUSHO_CONTEXT_OVERFLOW');
+    expect((error as LoushoError).details).toEqual({ limit: 2_000, requested: counted });
+    // The retry of the same step is answered with that step; no second rejection.
+    expect(reads([script(large, 3) as MockReply])).toEqual(['d.json', 'e.ts', 'f.ts']);
+    expect(LoushoError.isInstance(script(large, 4))).toBe(false);
   });
 });

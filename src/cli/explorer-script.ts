@@ -1,36 +1,66 @@
+import type { ModelRequest } from '../contracts/model-request.js';
 import { LoushoError } from '../errors/lousho-error.js';
-import type { MockStep } from '../testing/mock-model.js';
+import { estimateTokens } from '../models/estimate-tokens.js';
+import type { MockReply, MockStep } from '../testing/mock-model.js';
 
 /** What the scripted run demonstrates besides compaction: the two recoveries, announced as such. */
 export interface ExplorerDemos {
   /** A file larger than the window: reading it makes the run cut that result before sending. */
   oversizedFile?: string;
-  /** The window the scripted model claims when it rejects one request as too long. */
+  /** The window the scripted model has: it rejects, once, the first request its own count puts above it. */
   overflowWindow?: number;
+  /** The run's step limit: it reads only as many files as leave steps for its searches and its answer. */
+  maxSteps?: number;
+}
+
+/** How much more the scripted model counts than the run's estimate, as a provider with a hidden prompt would. */
+export const OVERCOUNT = 1.25;
+
+/** The scripted model's overflow error, stating its window and its count as OpenAI's does. */
+function overflowError(window: number, counted: number): LoushoError {
+  const message = `This model's maximum context length is ${window} tokens. However, your messages resulted in ${counted} tokens (a scripted rejection: this model counts a quarter more than the run estimates, to show the recovery).`;
+  return new LoushoError('LOUSHO_CONTEXT_OVERFLOW', message, { details: { limit: window, requested: counted } });
 }
 
 /**
  * The scripted model of the main example: it lists the project, reads every source file
  * in batches of `batch` parallel calls, searches for a few names, then answers. With
  * `demos`, it also reads one file larger than the window (a result the run cuts before
- * sending) and, halfway through, rejects one request as too long (which the run compacts
- * and retries). A real model replaces it when one is configured.
+ * sending) and rejects, once, the first request that its own count (OVERCOUNT times the
+ * run's estimate) puts above its window, which the run compacts and retries; a run that
+ * never gets that large is never rejected. A real model replaces it when one is configured.
  */
-export function explorerScript(files: readonly string[], demos: ExplorerDemos = {}, batch = 3): MockStep[] {
+export function explorerScript(files: readonly string[], demos: ExplorerDemos = {}, batch = 3): MockStep {
+  const steps = explorerSteps(files, demos, batch);
+  let next = 0;
+  let rejected = false;
+  return (request: ModelRequest) => {
+    const window = demos.overflowWindow;
+    const counted = Math.ceil(estimateTokens(request) * OVERCOUNT);
+    if (window !== undefined && !rejected && counted > window) {
+      rejected = true;
+      return overflowError(window, counted);
+    }
+    return steps[Math.min(next++, steps.length - 1)] as MockReply;
+  };
+}
+
+/** The replies of the scripted explorer, in order (see {@link explorerScript}). */
+export function explorerSteps(files: readonly string[], demos: ExplorerDemos = {}, batch = 3): MockReply[] {
   const sources = files.filter(
     (f) => /\.(ts|js|json|md)$/.test(f) && !f.endsWith('package-lock.json') && f !== demos.oversizedFile,
   );
-  const steps: MockStep[] = [
+  const steps: MockReply[] = [
     { text: 'Let me look at the project layout first.', toolCalls: [{ name: 'list_files', arguments: { path: '.' } }] },
   ];
-  for (let i = 0; i < sources.length; i += batch) {
-    const group = sources.slice(i, i + batch);
+  // The listing, the oversized read, three searches and the answer take the other steps.
+  const batches = Math.ceil(sources.length / batch);
+  const room =
+    demos.maxSteps === undefined ? batches : demos.maxSteps - 5 - (demos.oversizedFile === undefined ? 0 : 1);
+  const read = sources.slice(0, Math.max(0, Math.min(batches, room)) * batch);
+  for (let i = 0; i < read.length; i += batch) {
+    const group = read.slice(i, i + batch);
     steps.push({ toolCalls: group.map((path) => ({ name: 'read_file', arguments: { path } })) });
-  }
-  if (demos.overflowWindow !== undefined) {
-    const message = `This model's maximum context length is ${demos.overflowWindow} tokens (a scripted rejection, to show the recovery).`;
-    const overflow = new LoushoError('LOUSHO_CONTEXT_OVERFLOW', message, { details: { limit: demos.overflowWindow } });
-    steps.splice(Math.ceil(steps.length / 2), 0, overflow);
   }
   if (demos.oversizedFile !== undefined) {
     steps.push({ toolCalls: [{ name: 'read_file', arguments: { path: demos.oversizedFile } }] });
@@ -39,7 +69,7 @@ export function explorerScript(files: readonly string[], demos: ExplorerDemos = 
     steps.push({ toolCalls: [{ name: 'search_files', arguments: { query } }] });
   }
   steps.push({
-    text: `I read ${sources.length} files. The project centres on compaction: strategies prune old tool results and summarize old turns.`,
+    text: `I read ${read.length === sources.length ? read.length : `${read.length} of its ${sources.length}`} files. The project centres on compaction: strategies prune old tool results and summarize old turns.`,
   });
   return steps;
 }

@@ -208,7 +208,7 @@ describe.skipIf(chromium === undefined)('the run report in a real browser', () =
     const page = join(dir, 'run.html');
     const lines: string[] = [];
     try {
-      await runJob([await demoProject()], { colours: colours(false), out: (l) => lines.push(l), report: page });
+      await runJob({ folder: await demoProject(), colours: colours(false), print: (l) => lines.push(l), out: page });
     } finally {
       for (const [key, value] of Object.entries(saved)) {
         if (value === undefined) delete process.env[key];

@@ -27,7 +27,7 @@ describe('the main job with the scripted model', () => {
   it('tells each step, each compaction with the strategy that ran, both recoveries it demonstrates, a summary, and where its report is', async () => {
     const lines: string[] = [];
     const report = join(await mkdtemp(join(tmpdir(), 'lousho-job-report-')), 'run.html');
-    await runJob([await demoProject()], { colours: colours(false), out: (l) => lines.push(l), report });
+    await runJob({ folder: await demoProject(), colours: colours(false), print: (l) => lines.push(l), out: report });
     const text = lines.join('\n');
     expect(text).toContain('a scripted model (mockModel) drives the agent');
     expect(text).toMatch(/it reads data\.json, larger than the window/);

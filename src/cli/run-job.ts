@@ -3,16 +3,19 @@ import { join, resolve } from 'node:path';
 import { createAgent } from '../agent/create-agent.js';
 import { twoPhaseStrategy } from '../compaction/two-phase.js';
 import type { LLMProvider } from '../contracts/llm-provider.js';
+import { LoushoError } from '../errors/lousho-error.js';
+import { partialResult } from '../executor/result.js';
 import type { Tool } from '../executor/tool.js';
 import { getModelInfo } from '../models/registry.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
 import { mockModel } from '../testing/mock-model.js';
 import { chooseModel, describeProvider } from './choose-model.js';
 import type { Colours } from './colour.js';
-import { explorerScript } from './explorer-script.js';
+import { explorerScript, OVERCOUNT } from './explorer-script.js';
 import { fileTools, listTree } from './file-tools.js';
 import { createReportRecorder } from './report-from-events.js';
 import { runReportPath, writeRunReport } from './report-run.js';
+import type { RunOptions } from './run-command.js';
 import { createRunReporter } from './run-reporter.js';
 import { UsageError } from './usage-error.js';
 
@@ -21,6 +24,9 @@ import { UsageError } from './usage-error.js';
  * enough that its summaries get under the threshold (this run demonstrates no error).
  */
 export const SCRIPTED_WINDOW = 24_000;
+
+/** The main job's step limit when --max-steps does not set one. */
+export const DEFAULT_MAX_STEPS = 200;
 
 const INSTRUCTIONS = 'You are a code reviewer. Use the tools to read the project, then say what it does.';
 const TASK = 'Read the project and tell me what it does.';
@@ -49,49 +55,77 @@ function scriptedSummarizer(): LLMProvider {
   );
 }
 
-/**
- * The main job (`lousho run`, `npm start`): an agent reads `args[0]` (default: the current
- * folder) with real file tools and compacts its transcript as it goes; the report shows each
- * step's request against the window and the threshold, each compaction and recovery, and a
- * summary; a report page is written at the end (to `options.report`, else a temporary file)
- * and its path printed.
- */
-export async function runJob(
-  args: string[],
-  options: { colours: Colours; out: (line: string) => void; report?: string },
+/** How the main job runs: its command-line options, where it prints, and its colours. */
+export interface RunJobOptions extends RunOptions {
+  colours: Colours;
+  /** Prints one line of the run's story. */
+  print: (line: string) => void;
+}
+
+/** The model the run uses: --model, else the environment's (see chooseModel()), else none (the scripted one). */
+async function providerFor(model: string | undefined, out: (line: string) => void, c: Colours) {
+  const choice = model === undefined ? await chooseModel() : { spec: model, reason: 'from --model' };
+  if (choice.spec === undefined) return { provider: undefined, reason: choice.reason };
+  try {
+    const provider = resolveProvider(choice.spec);
+    out(`Model: ${c.bold(describeProvider(provider))} (${choice.reason}).`);
+    return { provider, reason: choice.reason };
+  } catch (error) {
+    // A model you named and cannot be used is an error, not a reason to run the scripted demo.
+    const named =
+      choice.reason === 'from LOUSHO_MODEL'
+        ? `LOUSHO_MODEL=${choice.spec}`
+        : choice.reason === 'from --model'
+          ? `--model ${choice.spec}`
+          : undefined;
+    if (named !== undefined) throw new UsageError(`lousho run: cannot use ${named}: ${(error as Error).message}`);
+    out(c.yellow(`Cannot use ${choice.spec}: ${(error as Error).message}`));
+    return { provider: undefined, reason: choice.reason };
+  }
+}
+
+/** The scripted model of a run without a real one, and the demonstrations it announces. */
+async function scriptedProvider(
+  root: string,
+  window: number,
+  maxSteps: number,
+  reason: string,
+  out: (line: string) => void,
 ) {
-  const { colours: c, out } = options;
-  const root = resolve(args[0] ?? '.');
-  const choice = await chooseModel();
-  let provider: LLMProvider | undefined;
-  if (choice.spec !== undefined) {
-    try {
-      provider = resolveProvider(choice.spec);
-      out(`Model: ${c.bold(describeProvider(provider))} (${choice.reason}).`);
-    } catch (error) {
-      // A model you named and cannot be used is an error, not a reason to run the scripted demo.
-      if (choice.reason === 'from LOUSHO_MODEL')
-        throw new UsageError(`lousho run: cannot use LOUSHO_MODEL=${choice.spec}: ${(error as Error).message}`);
-      out(c.yellow(`Cannot use ${choice.spec}: ${(error as Error).message}`));
-    }
-  }
-  const scripted = provider === undefined;
-  if (provider === undefined) {
-    out(`No model is configured (${choice.reason}): a scripted model (mockModel) drives the agent.`);
-    out(
-      `Its window is set to ${SCRIPTED_WINDOW.toLocaleString('en-US')} tokens so that compaction shows within the run.`,
-    );
-    const files = await listTree(root);
-    const big = await oversizedFile(root, files, SCRIPTED_WINDOW);
-    out(
-      `Besides compaction it demonstrates recoveries: its model rejects one request as too long (the run compacts and retries)${big === undefined ? '' : `, and it reads ${big}, larger than the window (a newest result is never compacted, so a summary cannot help and is refused; the run cuts that result before sending)`}. No other error is expected.`,
-    );
-    const demos = { overflowWindow: SCRIPTED_WINDOW, ...(big === undefined ? {} : { oversizedFile: big }) };
-    provider = mockModel(explorerScript(files, demos), { modelId: 'scripted-explorer' });
-  }
-  const contextWindow = scripted ? SCRIPTED_WINDOW : (getModelInfo(provider.modelId)?.contextWindow ?? 128_000);
+  out(`No model is configured (${reason}): a scripted model (mockModel) drives the agent.`);
+  out(`Its window is set to ${window.toLocaleString('en-US')} tokens so that compaction shows within the run.`);
+  const files = await listTree(root);
+  const big = await oversizedFile(root, files, window);
+  const over = Math.ceil(window / OVERCOUNT).toLocaleString('en-US');
+  out(
+    `Besides compaction it demonstrates recoveries: its model counts a quarter more tokens than the run estimates (as a provider with a hidden prompt does), so the first request over ${over} tokens by our estimate is rejected as too long (the run compacts and retries)${big === undefined ? '' : `, and it reads ${big}, larger than the window (a newest result is never compacted, so a summary cannot help and is refused; the run cuts that result before sending)`}. No other error is expected.`,
+  );
+  const demos = { overflowWindow: window, maxSteps, ...(big === undefined ? {} : { oversizedFile: big }) };
+  return mockModel(explorerScript(files, demos), { modelId: 'scripted-explorer' });
+}
+
+/**
+ * The main job (`lousho run`, `npm start`): an agent reads `options.folder` (default: the
+ * current folder) with real file tools and compacts its transcript as it goes; the report
+ * shows each step's request against the window and the threshold (unless `quiet`), each
+ * compaction and recovery, and a summary; a report page is written at the end (to
+ * `options.out`, else a temporary file) and its path printed.
+ */
+export async function runJob(options: RunJobOptions): Promise<void> {
+  const { colours: c, print: out } = options;
+  const root = resolve(options.folder ?? '.');
+  const chosen = await providerFor(options.model, out, c);
+  const scripted = chosen.provider === undefined;
+  const window =
+    options.window ??
+    (scripted ? SCRIPTED_WINDOW : (getModelInfo(chosen.provider.modelId)?.contextWindow ?? undefined));
+  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  const provider =
+    chosen.provider ?? (await scriptedProvider(root, window ?? SCRIPTED_WINDOW, maxSteps, chosen.reason, out));
+  const contextWindow = window ?? 128_000;
   out(`Reading ${root}`);
-  out(c.dim(`Each step: the request's size in the window, | marking the compaction threshold.\n`));
+  if (options.quiet !== true)
+    out(c.dim(`Each step: the request's size in the window, | marking the compaction threshold.\n`));
 
   const agent = createAgent({
     provider,
@@ -99,11 +133,11 @@ export async function runJob(
     tools: fileTools({ root }) as Tool<unknown, unknown>[],
     compaction: {
       strategy: twoPhaseStrategy({ model: scripted ? scriptedSummarizer() : provider }),
-      ...(scripted ? { contextWindow: SCRIPTED_WINDOW } : {}),
+      ...(window === undefined ? {} : { contextWindow: window }),
     },
-    limits: { maxSteps: 200 },
+    limits: { maxSteps },
   });
-  const reporter = createRunReporter({ contextWindow, colours: c, out });
+  const reporter = createRunReporter({ contextWindow, colours: c, out: options.quiet === true ? () => {} : out });
   const recorder = createReportRecorder({
     title: `lousho run ${root}`,
     source: `recorded from the run's events, as ${describeProvider(provider)} ran`,
@@ -111,13 +145,24 @@ export async function runJob(
     model: provider.modelId,
   });
   const stream = agent.stream(TASK);
-  for await (const event of stream) {
-    reporter.event(event);
-    recorder.event(event);
+  try {
+    for await (const event of stream) {
+      reporter.event(event);
+      recorder.event(event);
+    }
+  } catch {
+    // The same error rejects stream.result.
   }
-  const result = await stream.result;
+  const result = await stream.result.catch((error: unknown) => {
+    // A run stopped at its step limit is a result to picture, not a failure of the job.
+    const partial =
+      LoushoError.isInstance(error) && error.code === 'LOUSHO_LIMIT_EXCEEDED' ? partialResult(error) : undefined;
+    if (partial === undefined) throw error;
+    out(c.yellow(`\nStopped at the step limit (${maxSteps} steps); --max-steps sets it.`));
+    return partial;
+  });
   out(`\n${c.bold('Answer')}: ${result.text}\n`);
   for (const line of reporter.summary(result)) out(line);
   const leading = [{ role: 'system', content: INSTRUCTIONS } as const, { role: 'user', content: TASK } as const];
-  out(await writeRunReport(recorder.report(result, leading), options.report ?? runReportPath(), c));
+  out(await writeRunReport(recorder.report(result, leading), options.out ?? runReportPath(), c));
 }

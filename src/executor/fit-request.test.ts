@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isFoldMarker } from '../compaction/fold-turns.js';
 import { FIT_LOW_WATER_PERCENT } from '../compaction/trigger.js';
 import type { AgentEvent, RecoveryEvent } from '../contracts/agent-event.js';
+import { LoushoError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import { estimateTokens } from '../models/estimate-tokens.js';
 import { prose } from '../test-support/text.js';
@@ -44,5 +45,31 @@ describe('the last-resort fit (no compaction hook)', () => {
     const recovery = events.filter((e): e is RecoveryEvent => e.type === 'recovery.done');
     expect(recovery.map((e) => e.kind)).toEqual(['oversized-request']);
     expect(recovery[0]?.action).toMatch(/compacted the request from \d+ to \d+ tokens before sending/);
+  });
+});
+
+describe('a rejection of a request our estimate puts far under the stated window', () => {
+  it('counts the request as the provider does (over its window), and a request with nothing to compact fails saying both counts', async () => {
+    const rejection = new LoushoError(
+      'LOUSHO_CONTEXT_OVERFLOW',
+      "This model's maximum context length is 24000 tokens.",
+      {
+        details: { limit: 24_000 },
+      },
+    );
+    const model = mockModel([rejection, rejection, rejection, rejection]);
+    const error = await AgentExecutor.execute({ agent: {}, input: 'Hello', provider: model }).then(
+      () => expect.fail('the run should fail'),
+      (e: unknown) => e as LoushoError,
+    );
+    expect(error.code).toBe('LOUSHO_CONTEXT_OVERFLOW');
+    // Not "N tokens against a target of N - 1": the provider counted over 24,000; our estimate is a few tokens.
+    const ours = estimateTokens({ model: 'mock-model', messages: [{ role: 'user', content: 'Hello' }] });
+    expect(error.message).toMatch(
+      /^The request does not fit: 24001 tokens by the provider's count \((\d+) by our estimate/,
+    );
+    expect(Number(/\((\d+) by our estimate/.exec(error.message)?.[1])).toBe(ours);
+    expect(error.message).toContain('against a target of 20400');
+    expect(model.calls).toHaveLength(1);
   });
 });

@@ -140,9 +140,15 @@ export async function fitRequest(
     });
   }
   if (size() <= targetTokens) return actions;
+  // What the provider counts beyond the messages we see is said apart: it cannot be compacted.
+  const hidden = run.budget.calibration;
+  const counted =
+    hidden > 0
+      ? `${size()} tokens by the provider's count (${size() - hidden} by our estimate of the messages, tools and schema; the provider counts ${hidden} more)`
+      : `${size()} tokens`;
   throw new LoushoError(
     'LOUSHO_CONTEXT_OVERFLOW',
-    `The request does not fit: ${size()} tokens against a target of ${targetTokens}, even after compaction and cutting the newest ` +
+    `The request does not fit: ${counted} against a target of ${targetTokens}, even after compaction and cutting the newest ` +
       'tool results. The system prompt, the tool definitions or the newest messages alone are too large for the context window; ' +
       'shorten them or use a model with a larger window.',
     { details: { requested: size(), limit: targetTokens } },

@@ -77,8 +77,15 @@ export async function callWithRecovery(options: RecoverCallOptions): Promise<Mod
         attempts.overflow++;
         const limit = statedLimit(error);
         if (limit !== undefined) run.budget.learnWindow(limit);
-        const estimate = Math.max(statedRequest(error) ?? 0, run.budget.measure(request));
-        const target = overflowTarget({ limit: run.budget.learnedWindow, estimate, attempt: attempts.overflow });
+        // The provider counted what it states, else more than its window: a count above ours
+        // calibrates every later measure, as its reported prompt tokens do after a call.
+        const counted = statedRequest(error) ?? (limit === undefined ? undefined : limit + 1);
+        if (counted !== undefined && counted > run.budget.measure(request)) run.budget.calibrate(request, counted);
+        const estimate = run.budget.measure(request);
+        // The window holds the reply too, as the preflight's budget says.
+        const learned = run.budget.learnedWindow;
+        const room = learned === undefined ? undefined : Math.max(1, learned - (request.maxOutputTokens ?? 0));
+        const target = overflowTarget({ limit: room, estimate, attempt: attempts.overflow });
         const actions = await fitRequest(fit, Math.min(target, estimate - 1), 'context-overflow');
         const cut = actions.some((a) => a.kind === 'oversized-results') ? ', cutting the newest results' : '';
         report(

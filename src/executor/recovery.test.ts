@@ -566,7 +566,11 @@ interface Exchange {
   outcome: 'answered' | 'overflow' | 'media' | 'invalid';
 }
 
-type Decision = Turn | { reject: 'overflow'; window: number } | { reject: 'media' };
+/** A reply (with the prompt tokens the vendor reports, when not the server's measure), or a rejection (stating `requested`, when not the measure). */
+type Decision =
+  | (Turn & { promptTokens?: number })
+  | { reject: 'overflow'; window: number; requested?: number }
+  | { reject: 'media' };
 
 /**
  * What every vendor rejects: a tool result that answers no call of the assistant message
@@ -622,11 +626,12 @@ async function vendorServer(
     if (!('reject' in decision)) {
       exchanges.push({ seen, tokens, outcome: 'answered' });
       answered++;
-      await vendor.reply(response, seen, decision, tokens);
+      await vendor.reply(response, seen, decision, decision.promptTokens ?? tokens);
       return;
     }
     exchanges.push({ seen, tokens, outcome: decision.reject });
-    if (decision.reject === 'overflow') await vendor.overflow(response, seen, tokens, decision.window);
+    if (decision.reject === 'overflow')
+      await vendor.overflow(response, seen, decision.requested ?? tokens, decision.window);
     else if (vendor.mediaTooLarge === undefined) throw new Error(`${vendor.name} has no media error body`);
     else vendor.mediaTooLarge(response);
   });
@@ -769,6 +774,38 @@ describe.each([...VENDORS, OLLAMA_WORDED])('context overflow on $name', (vendor)
       expect(events.filter((e) => e.type === 'run.done')).toHaveLength(1);
     },
   );
+});
+
+/** A vendor whose own count is 30% above our estimate (a chat template, hidden framing, another tokenizer). */
+const VENDOR_COUNT = (tokens: number) => Math.ceil(tokens * 1.3);
+
+describe.each(VENDORS)('context overflow on $name, whose count is above our estimate', (vendor) => {
+  it("one rejection: the retry fits by the vendor's own count, whether its error states the request size or only its window", async () => {
+    // The registry believes 100,000; the vendor's window is 6,000 by its own count.
+    registerModel({ id: vendor.model, provider: vendor.registry, contextWindow: BELIEVED });
+    const { server, exchanges } = await vendorServer(vendor, (_seen, tokens, answered) => {
+      const count = VENDOR_COUNT(tokens);
+      if (count > WINDOW) return { reject: 'overflow', window: WINDOW, requested: count };
+      const turn = answered < READS ? readCall(answered, `src/f${answered}.ts`) : { text: 'done' };
+      return { ...turn, promptTokens: count };
+    });
+    const files = readFileTool((path) => `// ${path}\n${prose(path.length * 31 + path.charCodeAt(5), FILE_CHARS)}`);
+    const agent = createAgent({
+      provider: vendor.make(server.url),
+      instructions: 'Read every file you are asked about, then say done.',
+      tools: [files.tool],
+      compaction: true,
+    });
+    const result = succeeded(await streamed(agent, 'Read src/f0.ts to src/f11.ts.'));
+
+    expect(result.text).toBe('done');
+    const rejected = exchanges.flatMap((e, i) => (e.outcome === 'overflow' ? [i] : []));
+    expect(rejected).toHaveLength(1);
+    // The retry right after the rejection fits the window as the vendor counts it.
+    const retry = exchanges[(rejected[0] ?? -1) + 1];
+    expect(retry?.outcome).toBe('answered');
+    expect(VENDOR_COUNT(retry?.tokens ?? Number.POSITIVE_INFINITY)).toBeLessThanOrEqual(WINDOW);
+  });
 });
 
 describe.each(VENDORS)('context overflow without a compaction hook on $name', (vendor) => {

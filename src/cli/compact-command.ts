@@ -15,6 +15,7 @@ import { cliCompactionSizes, describeProtectedTail } from './compaction-defaults
 import { COMMAND_HELP } from './help.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { startProgress } from './progress.js';
+import { repairOption } from './repair-option.js';
 import { describeSource, readTranscriptFile, type TranscriptSource, writeTranscript } from './transcript-file.js';
 import { formatOption, readTranscriptArg, tokensOption } from './transcript-input.js';
 import { UsageError } from './usage-error.js';
@@ -94,17 +95,12 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
   const chosen = strategy(name, summarizer);
   const protectedTokens = tokensOption('compact', values['protected-tokens'], '--protected-tokens');
   const contextWindow = tokensOption('compact', values['context-window'], '--context-window');
-  const repairs: string[] = [];
   const {
     file,
     messages,
     source,
     model: named,
-  } = await readTranscriptArg('compact', positionals, values.from, {
-    repair: values.repair === true,
-    onRepair: (changes) => repairs.push(...changes.map((c) => `repaired messages[${c.index}]: ${c.description}`)),
-  });
-  for (const line of repairs) io.err(line);
+  } = await readTranscriptArg('compact', positionals, values.from, repairOption('compact', values.repair, io));
   const out = typeof values.out === 'string' ? values.out : undefined;
   if (out !== undefined && (await sameFile(file, out))) {
     if (source.log !== undefined)

@@ -45,7 +45,7 @@ Options:
   --out <file>              where to write the page (default: a new file in the system's temporary folder)
   -q, --quiet               no line per step: only the summary and where the page is
   -h, --help                this help`,
-  inspect: `Usage: lousho inspect <transcript> [--model gpt-4o] [--context-window N] [--from format] [--json] [--repair]
+  inspect: `Usage: lousho inspect <transcript> [--model gpt-4o] [--context-window N] [--from format] [--json] [--repair] [--repair]
 
 Draws the transcript's tokens as a chart: one bar per role and per tool, the context window and
 the compaction threshold marked, and what pruning old tool results and summarizing old turns
@@ -64,6 +64,8 @@ Options:
                             at most half the threshold)
   --from <format>           the transcript's format, when detection cannot tell
   --json                    the numbers as JSON instead of the chart
+  --repair                  pair calls and results that do not pair, as \`lousho compact --repair\`
+                            does, and print each change
   -h, --help                this help
 
 ${FORMATS}`,
@@ -89,7 +91,8 @@ Options:
   --model <id>              the model whose tokenizer and window to use (default: the model the file names)
   --from <format>           the transcript's format, when detection cannot tell
   --to <format>             write in this format instead of the one read
-  --repair                  fix calls and results that do not pair (repairTranscript()) and print each change
+  --repair                  pair calls and results that do not pair (a result is moved to its call,
+                            joined or kept as a note, never dropped) and print each change
   -h, --help                this help
 
 ${FORMATS}`,

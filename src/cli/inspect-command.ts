@@ -3,6 +3,7 @@ import { colours } from './colour.js';
 import { COMMAND_HELP } from './help.js';
 import { inspectReport } from './inspect-report.js';
 import { parseCommandArgs } from './parse-command-args.js';
+import { repairOption } from './repair-option.js';
 import { tokenChart } from './token-chart.js';
 import { describeSource } from './transcript-file.js';
 import { readTranscriptArg, tokensOption } from './transcript-input.js';
@@ -17,6 +18,7 @@ export async function inspect(args: string[], io: CliIO): Promise<void> {
     threshold: { type: 'string' },
     'protected-tokens': { type: 'string' },
     json: { type: 'boolean' },
+    repair: { type: 'boolean' },
   });
   if (parsed === 'help') return io.out(COMMAND_HELP.inspect);
   const { values, positionals } = parsed;
@@ -27,7 +29,12 @@ export async function inspect(args: string[], io: CliIO): Promise<void> {
       `lousho inspect: --threshold must be a share of the window, such as 0.8; got ${values.threshold}.`,
     );
   const protectedTokens = tokensOption('inspect', values['protected-tokens'], '--protected-tokens');
-  const { file, source, ...read } = await readTranscriptArg('inspect', positionals, values.from);
+  const { file, source, ...read } = await readTranscriptArg(
+    'inspect',
+    positionals,
+    values.from,
+    repairOption('inspect', values.repair, io),
+  );
   const report = await inspectReport(file, read, {
     ...(typeof values.model === 'string' ? { model: values.model } : {}),
     ...(contextWindow === undefined ? {} : { contextWindow }),

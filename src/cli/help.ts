@@ -45,7 +45,7 @@ Options:
   --out <file>              where to write the page (default: a new file in the system's temporary folder)
   -q, --quiet               no line per step: only the summary and where the page is
   -h, --help                this help`,
-  inspect: `Usage: lousho inspect <transcript> [--model gpt-4o] [--context-window N] [--from format] [--json] [--repair] [--repair]
+  inspect: `Usage: lousho inspect <transcript> [--model gpt-4o] [--context-window N] [--from format] [--json] [--repair]
 
 Draws the transcript's tokens as a chart: one bar per role and per tool, the context window and
 the compaction threshold marked, and what pruning old tool results and summarizing old turns

@@ -2,14 +2,20 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { entryPoints, exportedNames } from '../scripts/count-exports.js';
+import { sharedPath } from './test-support/corpus.js';
 
-const SEEDS = new URL('../../shared/seeds/', import.meta.url);
+/** The specifications beside the checkout (absent in a clone users make). */
+const SEEDS = sharedPath('seeds');
+if (SEEDS === undefined)
+  console.warn(
+    'entry-points.test.ts: shared/seeds is not beside the checkout; the test of the names they import is skipped.',
+  );
 
 /** The names the seeds import from each entry point, e.g. `import { createAgent } from '@lousho/build-ai-agent'`. */
 function seedImports(): Map<string, Set<string>> {
   const bySubpath = new Map<string, Set<string>>();
-  for (const file of readdirSync(SEEDS)) {
-    const text = readFileSync(join(SEEDS.pathname, file), 'utf8');
+  for (const file of readdirSync(SEEDS as string)) {
+    const text = readFileSync(join(SEEDS as string, file), 'utf8');
     for (const m of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'@lousho\/build-ai-agent(\/[a-z-]+)?'/g)) {
       const subpath = `.${m[2] ?? ''}`;
       const names = bySubpath.get(subpath) ?? new Set<string>();
@@ -29,11 +35,14 @@ describe('the entry points', () => {
   const of = (subpath: string) =>
     (names.get(entries.find((e) => e.subpath === subpath)?.file ?? '') ?? []).map((n) => n.name);
 
-  it('export every name the seeds import, from the entry the seeds import it from', () => {
-    const seeds = seedImports();
-    expect(seeds.get('.')?.size).toBeGreaterThan(5);
-    for (const [subpath, wanted] of seeds) expect(of(subpath)).toEqual(expect.arrayContaining([...wanted]));
-  });
+  it.skipIf(SEEDS === undefined)(
+    'export every name the specifications import, from the entry they import it from',
+    () => {
+      const seeds = seedImports();
+      expect(seeds.get('.')?.size).toBeGreaterThan(5);
+      for (const [subpath, wanted] of seeds) expect(of(subpath)).toEqual(expect.arrayContaining([...wanted]));
+    },
+  );
 
   it('keep tuning constants, strategy names and converters off the main entry', () => {
     const main = of('.');

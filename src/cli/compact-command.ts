@@ -1,5 +1,3 @@
-import { realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { compactMessages } from '../compaction/compact-messages.js';
 import { compactorStrategy } from '../compaction/compactor-strategy.js';
 import { pruneToolResultsStrategy } from '../compaction/prune-tool-results.js';
@@ -19,7 +17,7 @@ import { repairOption } from './repair-option.js';
 import { describeSource, readTranscriptFile, type TranscriptSource, writeTranscript } from './transcript-file.js';
 import { formatOption, readTranscriptArg, tokensOption } from './transcript-input.js';
 import { UsageError } from './usage-error.js';
-import { writeFileSafely } from './write-safely.js';
+import { sameFile, writeFileSafely } from './write-safely.js';
 
 const STRATEGIES = ['prune', 'compactor', 'summarize', 'two-phase'];
 
@@ -52,25 +50,24 @@ function failedSummarizer(summarizer: string, error: Error): never {
   );
 }
 
-/** Whether `out` names the file `input` (through another spelling of the path or a link). */
-async function sameFile(input: string, out: string): Promise<boolean> {
-  const real = (path: string) => realpath(path).catch(() => resolve(path));
-  return (await real(input)) === (await real(out));
-}
-
 /**
  * Writes the compacted transcript to `out` without ever destroying what is there: see
  * {@link writeFileSafely}. The check reads the written file back as the format it was written
  * in and requires the same text again from what it read, the same number of messages in it.
  */
 async function writeOut(out: string, json: string, messages: number, source: TranscriptSource, to = source.format) {
-  await writeFileSafely(out, json, async (written) => {
-    const back = await readTranscriptFile(written, { from: to });
-    if (back.messages.length !== messages || writeTranscript(back.messages, source, to) !== json)
-      throw new Error(
-        `lousho compact: the file written to ${out} did not read back as the compacted transcript; ${out} was left as it was.`,
-      );
-  });
+  await writeFileSafely(
+    out,
+    json,
+    async (written) => {
+      const back = await readTranscriptFile(written, { from: to });
+      if (back.messages.length !== messages || writeTranscript(back.messages, source, to) !== json)
+        throw new Error(
+          `lousho compact: the file written to ${out} did not read back as the compacted transcript; ${out} was left as it was.`,
+        );
+    },
+    'lousho compact',
+  );
 }
 
 /** lousho compact: one compaction, written out, with what it did reported on stderr. */

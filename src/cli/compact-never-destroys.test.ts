@@ -1,6 +1,7 @@
-import { copyFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { copyFile, lstat, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Child } from '../test-support/child-process.js';
 import { captureIO, noRun } from '../test-support/cli.js';
@@ -117,5 +118,68 @@ describe('lousho compact never destroys a file', () => {
     }
     // The kills landed while the temporary file was being written, not before or after.
     expect(killedWhileWriting).toBeGreaterThan(0);
+  });
+});
+
+describe('--out writes a regular file or a new one, and refuses anything else in one line', () => {
+  async function input(dir: string): Promise<string> {
+    const path = join(dir, 't.json');
+    await writeFile(path, JSON.stringify(readingTranscript(4, 3_000)));
+    return path;
+  }
+
+  it('names a missing folder in one line (exit 2), never the temporary file or a raw error', async () => {
+    const dir = await folder();
+    const a = io();
+    const out = join(dir, 'nodir', 'x.json');
+    expect(await runCli(['compact', await input(dir), '--out', out, '--protected-tokens', '0'], a.io, noRun)).toBe(2);
+    const line = a.err.at(-1) as string;
+    expect(line).toBe(
+      `lousho compact: cannot write ${out}: its folder ${join(dir, 'nodir')} does not exist. Create the folder, or give --out a path in one that exists.`,
+    );
+    expect(a.err.join('\n')).not.toMatch(/\.tmp|ENOENT/);
+  });
+
+  it('refuses a named pipe, and a link to /dev/null or /dev/full, leaving each as it was', async () => {
+    const dir = await folder();
+    const from = await input(dir);
+    const pipe = join(dir, 'pipe');
+    execFileSync('mkfifo', [pipe]);
+    // Links in the test's folder stand for the devices: were the refusal to fail, a link is replaced, not a device.
+    for (const device of ['/dev/null', '/dev/full']) await symlink(device, join(dir, basename(device)));
+    for (const [out, what] of [
+      [pipe, 'a named pipe'],
+      [join(dir, 'null'), 'a character device'],
+      [join(dir, 'full'), 'a character device'],
+      [dir, 'a folder'],
+    ] as const) {
+      const a = io();
+      expect(await runCli(['compact', from, '--out', out, '--protected-tokens', '0'], a.io, noRun)).toBe(2);
+      expect(a.err.at(-1)).toBe(
+        `lousho compact: cannot write ${out}: it is ${what}, not a regular file. Give --out a regular file, or a new file in a folder that exists.`,
+      );
+    }
+    expect((await lstat(pipe)).isFIFO()).toBe(true);
+    expect(await readlink(join(dir, 'null'))).toBe('/dev/null');
+    expect((await readdir(dir)).sort()).toEqual(['full', 'null', 'pipe', 't.json']);
+    // lousho report writes through the same helper.
+    const r = io();
+    expect(await runCli(['report', from, '--out', pipe], r.io, noRun)).toBe(2);
+    expect(r.err.at(-1)).toMatch(/^lousho report: cannot write .*pipe: it is a named pipe, not a regular file\./);
+    expect((await lstat(pipe)).isFIFO()).toBe(true);
+  });
+
+  it('writes through a link to a regular file, and the link stays a link', async () => {
+    const dir = await folder();
+    const from = await input(dir);
+    const real = join(dir, 'real.json');
+    await writeFile(real, '[]');
+    await symlink(real, join(dir, 'link.json'));
+    const a = io();
+    expect(
+      await runCli(['compact', from, '--out', join(dir, 'link.json'), '--protected-tokens', '0'], a.io, noRun),
+    ).toBe(0);
+    expect((await lstat(join(dir, 'link.json'))).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(await readFile(real, 'utf8'))).toHaveLength(10);
   });
 });

@@ -121,7 +121,7 @@ describe('lousho report', () => {
       code: 2,
       out: [],
       err: [
-        `lousho report: cannot write ${out}: its folder does not exist. Give --out a file in a folder you can write to.`,
+        `lousho report: cannot write ${out}: its folder ${join(dir, 'no-such-folder')} does not exist. Create the folder, or give --out a path in one that exists.`,
       ],
     });
   });

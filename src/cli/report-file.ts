@@ -1,7 +1,7 @@
-import { readFile, realpath } from 'node:fs/promises';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
 import { UsageError } from './usage-error.js';
-import { writeFileSafely } from './write-safely.js';
+import { sameFile, writeFileSafely } from './write-safely.js';
 
 /** Where `lousho report` writes by default: beside the input, `run.jsonl` -> `run.report.html`. */
 export function defaultReportPath(input: string): string {
@@ -9,22 +9,6 @@ export function defaultReportPath(input: string): string {
   const stem = extname(name) === '' ? name : name.slice(0, -extname(name).length);
   return join(dirname(input), `${stem}.report.html`);
 }
-
-/** Whether two paths name one file (through another spelling of the path or a link). */
-async function sameFile(a: string, b: string): Promise<boolean> {
-  const real = (path: string) => realpath(path).catch(() => resolve(path));
-  return (await real(a)) === (await real(b));
-}
-
-const REASONS: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EROFS: 'the file system is read-only',
-  ENOENT: 'its folder does not exist',
-  ENOTDIR: 'its folder is not a folder',
-  EISDIR: 'it is a folder',
-  ENOSPC: 'the disk is full',
-};
 
 /**
  * Writes the page to `path` the never-destroy way (see {@link writeFileSafely}): a file there
@@ -35,16 +19,13 @@ const REASONS: Record<string, string> = {
 export async function writeReport(path: string, html: string, input?: string): Promise<void> {
   if (input !== undefined && (await sameFile(input, path)))
     throw new UsageError(`lousho report: --out is the file it reads (${path}); the report goes to another file.`);
-  try {
-    await writeFileSafely(path, html, async (written) => {
+  await writeFileSafely(
+    path,
+    html,
+    async (written) => {
       if ((await readFile(written, 'utf8')) !== html)
         throw new Error(`the page written to ${path} did not read back whole; ${path} was left as it was`);
-    });
-  } catch (error) {
-    const reason = REASONS[(error as NodeJS.ErrnoException).code ?? ''];
-    if (reason === undefined) throw error;
-    throw new UsageError(
-      `lousho report: cannot write ${path}: ${reason}. Give --out a file in a folder you can write to.`,
-    );
-  }
+    },
+    'lousho report',
+  );
 }

@@ -1,25 +1,86 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import type { Stats } from 'node:fs';
+import { lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { UsageError } from './usage-error.js';
+
+/** Whether two paths name one file (through another spelling of the path or a link). */
+export async function sameFile(a: string, b: string): Promise<boolean> {
+  const real = (path: string) => realpath(path).catch(() => resolve(path));
+  return (await real(a)) === (await real(b));
+}
+
+/** Why a path cannot be written, by the error code the file system gave. */
+const REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOTDIR: 'a part of its path is not a folder',
+  EISDIR: 'it is a folder',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is full',
+};
+
+/** What a path that is no regular file is, in words. */
+function kind(found: Stats): string {
+  if (found.isDirectory()) return 'a folder';
+  if (found.isFIFO()) return 'a named pipe';
+  if (found.isCharacterDevice()) return 'a character device';
+  if (found.isBlockDevice()) return 'a block device';
+  if (found.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * The regular file that `path` names (through links), or where a new one goes; refused in one
+ * line naming `path` when it is anything else (a pipe, a device, a folder; /dev/stdout unless
+ * it is redirected to a file) or its folder does not exist.
+ */
+async function target(path: string, label: string): Promise<{ file: string; mode: number }> {
+  const refuse = (why: string, fix = 'Give --out a regular file, or a new file in a folder that exists.') =>
+    new UsageError(`${label}: cannot write ${path}: ${why}. ${fix}`);
+  const link = await lstat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw refuse(REASONS[error.code ?? ''] ?? error.message);
+  });
+  if (link === undefined) {
+    const folder = dirname(path);
+    const found = await stat(folder).catch(() => undefined);
+    if (found === undefined)
+      throw refuse(
+        `its folder ${folder} does not exist`,
+        'Create the folder, or give --out a path in one that exists.',
+      );
+    if (!found.isDirectory()) throw refuse(`${folder} is not a folder`);
+    return { file: path, mode: 0o644 };
+  }
+  // A link is followed, and the file it names is replaced (the link stays a link).
+  const file = link.isSymbolicLink() ? await realpath(path).catch(() => undefined) : path;
+  if (file === undefined) throw refuse('it is a link to nothing');
+  const found = file === path ? link : await stat(file);
+  if (!found.isFile()) throw refuse(`it is ${kind(found)}, not a regular file`);
+  return { file, mode: found.mode & 0o777 };
+}
 
 /**
  * Writes `text` to `path` so that `path` is never left half-written or replaced by something
  * unreadable: the text goes to a temporary file in the same folder (flushed to disk), `check`
  * reads that file back and throws when it does not hold what was meant, and only then is the
  * temporary file renamed over `path`, which a file system does in one step. A file it replaces
- * keeps its mode. When anything fails (or the process is killed) `path` is as it was; the
- * temporary file is removed when this process still can.
+ * keeps its mode; a link is followed and stays. Only a regular file, or a new path in a folder
+ * that exists, is written: anything else (a named pipe, a device, /dev/stdout, a folder) and a
+ * path the file system refuses are a UsageError of one line that names `path` and starts with
+ * `label` (e.g. 'lousho compact'), never the temporary file. When anything fails (or the process
+ * is killed) `path` is as it was; the temporary file is removed when this process still can.
  */
 export async function writeFileSafely(
   path: string,
   text: string,
   check: (writtenPath: string) => Promise<void>,
+  label = 'lousho',
 ): Promise<void> {
-  const mode = await stat(path).then(
-    (s) => s.mode & 0o777,
-    () => 0o644,
-  );
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const { file, mode } = await target(path, label);
+  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     const handle = await open(temporary, 'wx', mode);
     try {
@@ -30,9 +91,13 @@ export async function writeFileSafely(
       await handle.close();
     }
     await check(temporary);
-    await rename(temporary, path);
+    await rename(temporary, file);
   } catch (error) {
     await unlink(temporary).catch(() => {});
-    throw error;
+    const reason = REASONS[(error as NodeJS.ErrnoException).code ?? ''];
+    if (reason === undefined) throw error;
+    throw new UsageError(
+      `${label}: cannot write ${path}: ${reason}, so nothing was written. Give --out a file in a folder you can write to.`,
+    );
   }
 }

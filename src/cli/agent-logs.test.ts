@@ -31,7 +31,8 @@ const LOGS: [
     'claude-sonnet-4-20250514',
     0,
   ],
-  ['claude-code/spotter-create-beads-opus46.jsonl', 'Claude Code session JSONL', 33, 16, 'claude-opus-4-6', 0],
+  // Records 16-22 are one reply (Glob, then WebSearch logged after Glob's result): one assistant message.
+  ['claude-code/spotter-create-beads-opus46.jsonl', 'Claude Code session JSONL', 32, 16, 'claude-opus-4-6', 0],
   ['codex-cli/codemie-rollout-gpt55-0.125.jsonl', 'Codex CLI rollout', 173, 102, 'gpt-5.5', 0],
   ['codex-cli/acidicsoil-rollout-gpt51codex-0.58.jsonl', 'Codex CLI rollout', 80, 39, 'gpt-5.1-codex', 0],
   ['opencode/darkfactory-nimble-pixel-gpt53codex.json', 'opencode session export', 12, 4, 'gpt-5.3-codex', 0],
@@ -142,7 +143,7 @@ describe.skipIf(FIXTURES === undefined)('the real agent logs of shared/fixtures/
     );
     const again = await readTranscriptFile(out);
     expect(again.source.format).toBe('anthropic');
-    expect(again.messages).toHaveLength(33);
+    expect(again.messages).toHaveLength(32);
     const copy = join(dir, 'session.jsonl');
     await writeFile(copy, await readFile(file));
     const over = captureIO();

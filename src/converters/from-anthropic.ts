@@ -143,6 +143,11 @@ export function fromAnthropic(
   transcript: { system?: unknown; messages: readonly unknown[] },
   options: ConvertOptions = {},
 ): Message[] {
+  return checkedTranscript(anthropicMessages(transcript), options);
+}
+
+/** {@link fromAnthropic} before the transcript is checked: for a log reader that adds to the messages first. */
+export function anthropicMessages(transcript: { system?: unknown; messages: readonly unknown[] }): Message[] {
   if (!isRecord(transcript)) {
     throw new LoushoError('LOUSHO_MESSAGE_INVALID', `${WHERE} takes { system?, messages }, the request's own fields.`);
   }
@@ -189,5 +194,5 @@ export function fromAnthropic(
     else if (m.role === 'user') out.push(...userMessages(m.content, i));
     else out.push(assistantMessage(m.content, i));
   });
-  return checkedTranscript(out, options);
+  return out;
 }

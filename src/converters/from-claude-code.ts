@@ -1,9 +1,11 @@
 import type { ConvertOptions } from './checked-transcript.js';
-import { fromAnthropic } from './from-anthropic.js';
+import { checkedTranscript } from './checked-transcript.js';
+import { anthropicMessages } from './from-anthropic.js';
 import { isRecord } from './invalid-input.js';
-import { type LogReading, logExtras, numberOf, reportedUsage, sumOf } from './log-reading.js';
+import { anthropicUsage, type LogReading, logExtras, type ReportedUsage, withReportedUsage } from './log-reading.js';
 
 type ClaudeRecord = Record<string, unknown> & { message: Record<string, unknown> };
+type Block = Record<string, unknown>;
 
 /** A record of the conversation: `type` user or assistant, with the API `message` it sent or got. */
 function isConversationRecord(r: unknown): r is ClaudeRecord {
@@ -19,55 +21,100 @@ export function isClaudeCodeSession(records: readonly unknown[]): boolean {
   return records.some((r) => isConversationRecord(r) && typeof r.sessionId === 'string');
 }
 
+/** The conversation records read: after the last `compact_boundary`, each `uuid` once (the latest version, where it was first logged). */
+function conversationOf(records: readonly unknown[]): { kept: ClaudeRecord[]; subagent: boolean } {
+  let start = 0;
+  records.forEach((r, i) => {
+    if (isRecord(r) && r.type === 'system' && r.subtype === 'compact_boundary') start = i + 1;
+  });
+  const kept: ClaudeRecord[] = [];
+  const at = new Map<unknown, number>();
+  for (const r of records.slice(start)) {
+    if (!isConversationRecord(r)) continue;
+    const seen = typeof r.uuid === 'string' ? at.get(r.uuid) : undefined;
+    if (seen !== undefined) kept[seen] = r;
+    else {
+      if (typeof r.uuid === 'string') at.set(r.uuid, kept.length);
+      kept.push(r);
+    }
+  }
+  // A subagent's own file holds nothing but sidechain records: it is read as its conversation.
+  const subagent = kept.length > 0 && kept.every((r) => r.isSidechain === true);
+  return { kept: subagent ? kept : kept.filter((r) => r.isSidechain !== true), subagent };
+}
+
+/** One reply of the model: its blocks (one record each, same `message.id`), the results logged since, and its usage. */
+interface Turn {
+  id: unknown;
+  blocks: unknown[];
+  results: Block[];
+  best?: ClaudeRecord;
+}
+
+const outputOf = (r: ClaudeRecord | undefined) =>
+  isRecord(r?.message.usage) ? Number(r.message.usage.output_tokens) || 0 : 0;
+
 /**
  * A Claude Code session log as our messages, with the model and the usage of its newest
- * reply. Only the main conversation is read: records of subagents (`isSidechain: true`) are
- * left out (their final answers are the Task tool's results); after a `/compact` only what
- * follows the last `compact_boundary` is read, as Claude Code itself does. An assistant reply
- * that Claude Code logged one content block per record (same `message.id`) is joined into one
- * message; the blocks are then read as {@link fromAnthropic} reads them.
+ * reply. As Claude Code logs it, a reply is one record per content block (same `message.id`),
+ * and the tools of parallel calls start as soon as their block is written, so their results
+ * can be logged between the reply's records: they are joined into one assistant message
+ * followed by every result logged before the next reply. A record logged twice (same `uuid`,
+ * Claude Code rewrites some) is read once, as last written. Records of subagents
+ * (`isSidechain: true`) are left out of a main session (their final answers are the Task
+ * tool's results); a subagent's own file, all sidechain, is read as its conversation (said
+ * in `detail`). After a `/compact` only what follows the last `compact_boundary` is read, as
+ * Claude Code itself does (its summary is the first user message). Each assistant message
+ * carries the usage Anthropic reported for its request in `metadata.reportedUsage` (a
+ * streamed reply's records repeat the usage so far: the largest is taken once), except
+ * Claude Code's own `<synthetic>` replies.
  *
  * @example
  * const lines = text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
  * const { messages, model, reported } = fromClaudeCode(lines);
  */
 export function fromClaudeCode(records: readonly unknown[], options: ConvertOptions = {}): LogReading {
-  let start = 0;
-  records.forEach((r, i) => {
-    if (isRecord(r) && r.type === 'system' && r.subtype === 'compact_boundary') start = i + 1;
-  });
+  const { kept, subagent } = conversationOf(records);
   const messages: { role: string; content: unknown }[] = [];
+  const usages: (ReportedUsage | undefined)[] = [];
+  let turn: Turn | undefined;
   let last: ClaudeRecord | undefined;
-  let lastId: unknown;
-  for (const r of records.slice(start)) {
-    if (!isConversationRecord(r) || r.isSidechain === true) continue;
+  const close = () => {
+    if (turn === undefined) return;
+    messages.push({ role: 'assistant', content: turn.blocks });
+    if (turn.results.length > 0) messages.push({ role: 'user', content: turn.results });
+    usages.push(anthropicUsage(turn.best?.message.usage));
+    if (turn.best !== undefined) last = turn.best;
+    turn = undefined;
+  };
+  for (const r of kept) {
     const { role, content, id } = r.message;
-    const previous = messages.at(-1);
-    const blocks = Array.isArray(content) ? content : [{ type: 'text', text: String(content ?? '') }];
-    if (role === 'assistant' && previous?.role === 'assistant' && id !== undefined && id === lastId) {
-      previous.content = [...(previous.content as unknown[]), ...blocks];
-    } else messages.push({ role: String(role), content: role === 'assistant' ? blocks : content });
+    const blocks: unknown[] = Array.isArray(content) ? content : [{ type: 'text', text: String(content ?? '') }];
     if (role === 'assistant') {
-      // Each record of a streamed reply carries the usage so far: the one with the most output is the reply's.
-      const output = (m: ClaudeRecord | undefined) =>
-        isRecord(m?.message.usage) ? Number(m.message.usage.output_tokens) || 0 : 0;
-      if (r.message.model !== '<synthetic>' && (id !== lastId || output(r) >= output(last))) last = r;
-      lastId = id;
+      if (turn === undefined || id === undefined || id !== turn.id) {
+        close();
+        turn = { id, blocks: [], results: [] };
+      }
+      turn.blocks.push(...blocks);
+      if (r.message.model !== '<synthetic>' && outputOf(r) >= outputOf(turn.best)) turn.best = r;
+      continue;
     }
+    const results = blocks.filter((b): b is Block => isRecord(b) && b.type === 'tool_result');
+    const rest = Array.isArray(content) ? blocks.filter((b) => !results.includes(b as Block)) : [];
+    if (turn !== undefined && results.length > 0) turn.results.push(...results);
+    else if (results.length > 0) messages.push({ role: 'user', content: results });
+    if (results.length > 0 && rest.length === 0) continue;
+    close();
+    messages.push({ role: 'user', content: Array.isArray(content) ? rest : content });
   }
-  const usage = isRecord(last?.message.usage) ? last.message.usage : {};
-  const cacheReadTokens = numberOf(usage.cache_read_input_tokens);
-  const cacheWriteTokens = numberOf(usage.cache_creation_input_tokens);
+  close();
+  const read = withReportedUsage(anthropicMessages({ messages }), usages);
   return {
-    messages: fromAnthropic({ messages }, options),
+    messages: checkedTranscript(read, options),
     ...logExtras({
       model: typeof last?.message.model === 'string' ? last.message.model : undefined,
-      reported: reportedUsage({
-        inputTokens: sumOf(numberOf(usage.input_tokens), cacheReadTokens, cacheWriteTokens),
-        outputTokens: numberOf(usage.output_tokens),
-        cacheReadTokens,
-        cacheWriteTokens,
-      }),
+      reported: anthropicUsage(last?.message.usage),
+      detail: subagent ? "a subagent's own conversation: its records are all isSidechain" : undefined,
     }),
   };
 }

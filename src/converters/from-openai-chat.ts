@@ -152,6 +152,11 @@ function fromChatMessage(m: unknown, i: number): Message {
  * ]);
  */
 export function fromOpenAIChat(messages: readonly unknown[], options: ConvertOptions = {}): Message[] {
+  return checkedTranscript(chatMessages(messages), options);
+}
+
+/** {@link fromOpenAIChat} before the transcript is checked: for a log reader that adds to the messages first. */
+export function chatMessages(messages: readonly unknown[]): Message[] {
   checkArray(WHERE, messages);
-  return checkedTranscript(messages.map(fromChatMessage), options);
+  return messages.map(fromChatMessage);
 }

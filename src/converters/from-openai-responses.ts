@@ -156,6 +156,11 @@ function outputItem(item: Record<string, unknown>, i: number): Draft {
  * ]);
  */
 export function fromOpenAIResponses(items: readonly unknown[], options: ConvertOptions = {}): Message[] {
+  return checkedTranscript(responsesMessages(items), options);
+}
+
+/** {@link fromOpenAIResponses} before the transcript is checked: for a log reader that adds to the messages first. */
+export function responsesMessages(items: readonly unknown[]): Message[] {
   checkArray(WHERE, items, 'input items');
   const out: Draft[] = [];
   let pending: unknown[] = [];
@@ -181,5 +186,5 @@ export function fromOpenAIResponses(items: readonly unknown[], options: ConvertO
   });
   const last = out[out.length - 1];
   if (pending.length > 0 && last !== undefined) setMeta(last, { ...responsesMeta(last), after: pending });
-  return checkedTranscript(out, options);
+  return out;
 }

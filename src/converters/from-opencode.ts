@@ -1,7 +1,15 @@
 import type { AssistantPart, Message, ToolCall, ToolMessage } from '../messages/types.js';
 import { type ConvertOptions, checkedTranscript } from './checked-transcript.js';
 import { isRecord } from './invalid-input.js';
-import { type LogReading, logExtras, numberOf, reportedUsage, sumOf } from './log-reading.js';
+import {
+  type LogReading,
+  logExtras,
+  numberOf,
+  REPORTED_USAGE,
+  type ReportedUsage,
+  reportedUsage,
+  sumOf,
+} from './log-reading.js';
 
 type Part = Record<string, unknown>;
 
@@ -29,24 +37,50 @@ function reasoning(part: Part, provider: unknown): AssistantPart {
   };
 }
 
-/** One assistant message of opencode: one of ours per step (its text, reasoning and calls), each followed by its results. */
+/** The usage of opencode `tokens` (`input` holds no cache reads or writes: they are added); undefined when all are zero, as a reply cut off before the provider answered reports them. */
+function tokensUsage(value: unknown): ReportedUsage | undefined {
+  const tokens = isRecord(value) ? value : {};
+  const cache = isRecord(tokens.cache) ? tokens.cache : {};
+  const cacheReadTokens = numberOf(cache.read);
+  const cacheWriteTokens = numberOf(cache.write);
+  const usage = reportedUsage({
+    inputTokens: sumOf(numberOf(tokens.input), cacheReadTokens, cacheWriteTokens),
+    outputTokens: numberOf(tokens.output),
+    cacheReadTokens,
+    cacheWriteTokens,
+    reasoningTokens: numberOf(tokens.reasoning),
+  });
+  return (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0) > 0 ? usage : undefined;
+}
+
+/**
+ * One assistant message of opencode: one of ours per step (its text, reasoning and calls),
+ * each followed by its results; a step's `step-finish` tokens are the usage of its request.
+ */
 function assistantMessages(parts: Part[], provider: unknown): Message[] {
   const out: Message[] = [];
   let content: AssistantPart[] = [];
   let calls: ToolCall[] = [];
   let results: ToolMessage[] = [];
+  let usage: ReportedUsage | undefined;
   const flush = () => {
     if (content.length === 0 && calls.length === 0) return;
     const text = content.every((p) => p.type === 'text')
       ? content.map((p) => (p as { text: string }).text).join('')
       : content;
-    out.push({ role: 'assistant', content: text, ...(calls.length === 0 ? {} : { toolCalls: calls }) }, ...results);
+    const reported = usage === undefined ? {} : { metadata: { [REPORTED_USAGE]: usage } };
+    out.push(
+      { role: 'assistant', content: text, ...(calls.length === 0 ? {} : { toolCalls: calls }), ...reported },
+      ...results,
+    );
     content = [];
     calls = [];
     results = [];
+    usage = undefined;
   };
   for (const part of parts) {
-    if (part.type === 'step-start') flush();
+    if (part.type === 'step-finish') usage = tokensUsage(part.tokens);
+    else if (part.type === 'step-start') flush();
     else if (part.type === 'text' || part.type === 'reasoning') {
       if (calls.length > 0) flush();
       if (part.type === 'reasoning') content.push(reasoning(part, provider));
@@ -77,7 +111,8 @@ function assistantMessages(parts: Part[], provider: unknown): Message[] {
  * reply. Each step of an assistant message (from one `step-start` to the next) is one of our
  * assistant messages: its text, its reasoning (as reasoning parts, encrypted content kept) and
  * its tool calls, followed by the calls' results (`state.output`, or `state.error` as an
- * error result); a call that never finished is left waiting. User messages keep their text
+ * error result); a call that never finished is left waiting. The usage of each step's request
+ * (its `step-finish` tokens) is set as `metadata.reportedUsage` on that step's message. User messages keep their text
  * parts, those opencode added (a file it read for the user) included; `file`, `agent`,
  * `patch` and step parts are not read.
  *
@@ -94,27 +129,22 @@ export function fromOpencode(data: unknown, options: ConvertOptions = {}): LogRe
       const user = userMessage(parts);
       if (user !== undefined) messages.push(user);
     } else if (m.info.role === 'assistant') {
-      messages.push(...assistantMessages(parts, m.info.providerID));
-      const tokens = isRecord(m.info.tokens) ? m.info.tokens : {};
+      const steps = assistantMessages(parts, m.info.providerID);
+      const usage = tokensUsage(m.info.tokens);
+      // A message without step parts (an older opencode) reports its usage on the message itself.
+      const lastStep = steps.findLast((s) => s.role === 'assistant');
+      if (lastStep !== undefined && !parts.some((p) => p.type === 'step-finish') && usage !== undefined)
+        lastStep.metadata = { ...lastStep.metadata, [REPORTED_USAGE]: usage };
+      messages.push(...steps);
       // A reply that was cut off before the provider answered reports zeros: the one before it is the last request.
-      if (last === undefined || (numberOf(tokens.input) ?? 0) + (numberOf(tokens.output) ?? 0) > 0) last = m.info;
+      if (last === undefined || usage !== undefined) last = m.info;
     }
   }
-  const tokens = isRecord(last?.tokens) ? last.tokens : {};
-  const cache = isRecord(tokens.cache) ? tokens.cache : {};
-  const cacheReadTokens = numberOf(cache.read);
-  const cacheWriteTokens = numberOf(cache.write);
   return {
     messages: checkedTranscript(messages, options),
     ...logExtras({
       model: typeof last?.modelID === 'string' ? last.modelID : undefined,
-      reported: reportedUsage({
-        inputTokens: sumOf(numberOf(tokens.input), cacheReadTokens, cacheWriteTokens),
-        outputTokens: numberOf(tokens.output),
-        cacheReadTokens,
-        cacheWriteTokens,
-        reasoningTokens: numberOf(tokens.reasoning),
-      }),
+      reported: tokensUsage(last?.tokens),
     }),
   };
 }

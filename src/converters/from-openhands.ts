@@ -2,7 +2,15 @@ import { parseToolArguments } from '../messages/tool-arguments.js';
 import type { Message, ToolCall } from '../messages/types.js';
 import { type ConvertOptions, checkedTranscript } from './checked-transcript.js';
 import { isRecord } from './invalid-input.js';
-import { type LogReading, logExtras, numberOf, reportedUsage } from './log-reading.js';
+import {
+  chatUsage,
+  type LogReading,
+  logExtras,
+  numberOf,
+  REPORTED_USAGE,
+  type ReportedUsage,
+  reportedUsage,
+} from './log-reading.js';
 
 type Event = Record<string, unknown>;
 
@@ -34,6 +42,22 @@ function callsOf(message: Record<string, unknown>): ToolCall[] {
   });
 }
 
+/** A response's usage: its own `usage`, else the event's `llm_metrics` entry for its id. */
+function responseUsage(response: Record<string, unknown>, event: Event): ReportedUsage | undefined {
+  const own = chatUsage(response.usage);
+  if (own !== undefined) return own;
+  const metrics = isRecord(event.llm_metrics) ? event.llm_metrics : {};
+  const usages = Array.isArray(metrics.token_usages) ? metrics.token_usages : [];
+  const entry = usages.findLast((u) => isRecord(u) && u.response_id === response.id);
+  if (!isRecord(entry)) return undefined;
+  return reportedUsage({
+    inputTokens: numberOf(entry.prompt_tokens),
+    outputTokens: numberOf(entry.completion_tokens),
+    cacheReadTokens: numberOf(entry.cache_read_tokens),
+    cacheWriteTokens: numberOf(entry.cache_write_tokens),
+  });
+}
+
 /**
  * An OpenHands event stream (a saved trajectory, `events` of a conversation) as our
  * messages, with the model and usage of its newest model response. Actions that came from
@@ -41,7 +65,9 @@ function callsOf(message: Record<string, unknown>): ToolCall[] {
  * response, with its text and every tool call it made; observations become the results of
  * their `tool_call_id`; `message` actions become user or assistant text and a `system`
  * action the system message. Agent-state changes and other events the model never saw are
- * left out. A closing `finish` call has no observation: it is left waiting.
+ * left out. A closing `finish` call has no observation: it is left waiting. Each assistant
+ * message carries its response's usage (`usage`, else the event's `llm_metrics`) as
+ * `metadata.reportedUsage`.
  *
  * @example
  * const { messages, model } = fromOpenHands(JSON.parse(await readFile('trajectory.json', 'utf8')));
@@ -49,7 +75,8 @@ function callsOf(message: Record<string, unknown>): ToolCall[] {
 export function fromOpenHands(events: readonly unknown[], options: ConvertOptions = {}): LogReading {
   const messages: Message[] = [];
   const responses = new Set<unknown>();
-  let last: Record<string, unknown> | undefined;
+  let last: ReportedUsage | undefined;
+  let model: string | undefined;
   for (const e of events) {
     if (!isRecord(e)) continue;
     const metadata = isRecord(e.tool_call_metadata) ? e.tool_call_metadata : undefined;
@@ -62,29 +89,23 @@ export function fromOpenHands(events: readonly unknown[], options: ConvertOption
       const response = metadata.model_response;
       if (responses.has(response.id)) continue; // one response's other calls
       responses.add(response.id);
-      last = response;
+      const usage = responseUsage(response, e);
+      if (usage !== undefined) last = usage;
+      if (typeof response.model === 'string') model = response.model;
       const message = choiceMessage(response);
       const calls = callsOf(message);
       const content = typeof message.content === 'string' ? message.content : '';
-      messages.push({ role: 'assistant', content, ...(calls.length === 0 ? {} : { toolCalls: calls }) });
+      messages.push({
+        role: 'assistant',
+        content,
+        ...(calls.length === 0 ? {} : { toolCalls: calls }),
+        ...(usage === undefined ? {} : { metadata: { [REPORTED_USAGE]: usage } }),
+      });
     } else if (e.action === 'message' && typeof args.content === 'string') {
       messages.push({ role: e.source === 'user' ? 'user' : 'assistant', content: args.content });
     } else if (e.action === 'system' && typeof args.content === 'string') {
       messages.push({ role: 'system', content: args.content });
     }
   }
-  const usage = isRecord(last?.usage) ? last.usage : {};
-  const details = isRecord(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
-  return {
-    messages: checkedTranscript(messages, options),
-    ...logExtras({
-      model: typeof last?.model === 'string' ? last.model : undefined,
-      reported: reportedUsage({
-        inputTokens: numberOf(usage.prompt_tokens),
-        outputTokens: numberOf(usage.completion_tokens),
-        cacheReadTokens: numberOf(usage.cache_read_input_tokens) ?? numberOf(details.cached_tokens),
-        cacheWriteTokens: numberOf(usage.cache_creation_input_tokens),
-      }),
-    }),
-  };
+  return { messages: checkedTranscript(messages, options), ...logExtras({ model, reported: last }) };
 }

@@ -43,4 +43,13 @@ describe('LoushoError', () => {
     expect('cause' in abortedError()).toBe(false);
     expect(abortedError('The step was aborted.').message).toBe('The step was aborted.');
   });
+
+  it('joins sentences without a doubled full stop, and keeps an ellipsis and a relative path', () => {
+    expect(new LoushoError('LOUSHO_PROVIDER_FAILED', 'Could not reach x: Connection error.. Check it..').message).toBe(
+      'Could not reach x: Connection error. Check it.',
+    );
+    expect(new LoushoError('LOUSHO_CONFIG_INVALID', 'cut... see ../shared/x.. ok').message).toBe(
+      'cut... see ../shared/x. ok',
+    );
+  });
 });

@@ -143,7 +143,7 @@ export class LoushoError extends Error {
   readonly [MARKER] = true;
 
   constructor(code: LoushoErrorCode, message: string, options: LoushoErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(joinedSentences(message), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'LoushoError';
     this.code = code;
     this.isRetryable = options.isRetryable ?? false;
@@ -166,6 +166,15 @@ export class LoushoError extends Error {
       ...(this.details === undefined ? {} : { details: this.details }),
     };
   }
+}
+
+/**
+ * A message whose sentences were joined from other messages, without the doubled full stop
+ * such joins leave ("Connection error.. Check the base URL"): a lone ".." before a space or
+ * the end becomes ".", while an ellipsis and a path's "../" stay.
+ */
+export function joinedSentences(message: string): string {
+  return message.replace(/(?<!\.)\.\.(?=\s|$)/g, '.');
 }
 
 /** Shorthand for the configuration error every factory throws on a bad option. */

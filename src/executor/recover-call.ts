@@ -28,6 +28,33 @@ export interface RecoverCallOptions {
 }
 
 /**
+ * After a rejection as too long: counts the request as the provider does (what it states,
+ * else more than the window it states; a count above ours calibrates the run, as reported
+ * prompt tokens do), compacts it to the target for this attempt, and says what was done.
+ */
+async function afterOverflow(fit: FitContext, error: unknown, attempt: number): Promise<string> {
+  const { request, run } = fit;
+  const limit = statedLimit(error);
+  if (limit !== undefined) run.budget.learnWindow(limit);
+  const stated = statedRequest(error);
+  const ours = run.budget.measure(request);
+  const counted = stated ?? (limit === undefined ? undefined : limit + 1);
+  if (counted !== undefined && counted > ours) run.budget.calibrate(request, counted);
+  const estimate = run.budget.measure(request);
+  // The window holds the reply too, as the preflight's budget says.
+  const learned = run.budget.learnedWindow;
+  const room = learned === undefined ? undefined : Math.max(1, learned - (request.maxOutputTokens ?? 0));
+  const target = overflowTarget({ limit: room, estimate, attempt });
+  const actions = await fitRequest(fit, Math.min(target, estimate - 1), 'context-overflow');
+  const window = limit === undefined ? '' : ` (its window is ${limit})`;
+  const what =
+    stated === undefined ? `a request of ${ours} tokens by our estimate${window}` : `${stated} tokens${window}`;
+  const unit = estimate > ours ? ' by its count' : '';
+  const cut = actions.some((a) => a.kind === 'oversized-results') ? ', cutting the newest results' : '';
+  return `the provider rejected ${what}; compacted to ${run.budget.measure(request)}${unit}${cut} and retried`;
+}
+
+/**
  * One model call of a step, with the recoveries no provider SDK does for you, each
  * bounded and reported as a `recovery.done` event:
  *
@@ -75,24 +102,7 @@ export async function callWithRecovery(options: RecoverCallOptions): Promise<Mod
       const kind = recoveryFor(error);
       if (kind === 'context-overflow' && attempts.overflow < RECOVERY_LIMITS.contextOverflow) {
         attempts.overflow++;
-        const limit = statedLimit(error);
-        if (limit !== undefined) run.budget.learnWindow(limit);
-        // The provider counted what it states, else more than its window: a count above ours
-        // calibrates every later measure, as its reported prompt tokens do after a call.
-        const counted = statedRequest(error) ?? (limit === undefined ? undefined : limit + 1);
-        if (counted !== undefined && counted > run.budget.measure(request)) run.budget.calibrate(request, counted);
-        const estimate = run.budget.measure(request);
-        // The window holds the reply too, as the preflight's budget says.
-        const learned = run.budget.learnedWindow;
-        const room = learned === undefined ? undefined : Math.max(1, learned - (request.maxOutputTokens ?? 0));
-        const target = overflowTarget({ limit: room, estimate, attempt: attempts.overflow });
-        const actions = await fitRequest(fit, Math.min(target, estimate - 1), 'context-overflow');
-        const cut = actions.some((a) => a.kind === 'oversized-results') ? ', cutting the newest results' : '';
-        report(
-          'context-overflow',
-          `the provider rejected ${estimate} tokens${limit === undefined ? '' : ` (its window is ${limit})`}; compacted to ${run.budget.measure(request)}${cut} and retried`,
-          attempts.overflow,
-        );
+        report('context-overflow', await afterOverflow(fit, error, attempts.overflow), attempts.overflow);
         continue;
       }
       if (kind === 'media-too-large' && attempts.media < RECOVERY_LIMITS.mediaTooLarge) {

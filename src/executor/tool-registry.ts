@@ -2,6 +2,7 @@ import type { JSONSchema } from '../contracts/json-schema.js';
 import type { ToolDefinition } from '../contracts/tool-definition.js';
 import { configError, LoushoError, toError } from '../errors/lousho-error.js';
 import { checkJsonSchema } from './json-schema-check.js';
+import { jsonSchemaProblem } from './json-schema-shape.js';
 import { checkToolDefinition, type StandardSchemaV1, type Tool } from './tool.js';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -30,13 +31,22 @@ function jsonSchemaAdvice(vendor: string): { advice: string; install?: string } 
 }
 
 /**
- * A schema as JSON Schema: a plain JSON Schema as it is, a Standard Schema validator through
+ * A schema as JSON Schema: a plain JSON Schema as it is (refused when its keywords do not have
+ * the draft's shapes, such as `type: 'objekt'`), a Standard Schema validator through
  * Standard JSON Schema (`~standard.jsonSchema.input`), or zod's toJSONSchema(). `what` names it
  * in the error ("Tool 'x'"). A validator that gives none is refused with LOUSHO_CONFIG_INVALID
  * saying what to install or pass (details.vendor, details.install).
  */
 export function schemaToJson(schema: StandardSchemaV1 | JSONSchema, what: string): JSONSchema {
-  if (!isStandardSchema(schema)) return schema;
+  if (!isStandardSchema(schema)) {
+    const problem = jsonSchemaProblem(schema);
+    if (problem === undefined) return schema;
+    throw new LoushoError(
+      'LOUSHO_CONFIG_INVALID',
+      `${what}: its schema is no JSON Schema (${problem}). Write it as JSON Schema (draft 2020-12), or pass a validator such as a zod schema.`,
+      { details: { problem } },
+    );
+  }
   const vendor = schema['~standard'].vendor;
   const standard = schema['~standard'] as { jsonSchema?: { input?: (o: { target: string }) => JSONSchema } };
   let json: JSONSchema | undefined;

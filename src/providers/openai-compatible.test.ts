@@ -1009,6 +1009,9 @@ describe('authentication, server errors and media', () => {
       isRetryable: true,
       message: expect.stringMatching(/^Could not reach openai-compatible\/m/),
     });
+    // The client's own sentence ("Connection error.") is joined without a doubled full stop.
+    expect(error.message).toMatch(/Connection error\. Check the base URL/);
+    expect(error.message).not.toMatch(/(?<!\.)\.\.(?!\.)/);
   });
 });
 

@@ -1,4 +1,3 @@
-import { compactMessages } from '../compaction/compact-messages.js';
 import { compactorStrategy } from '../compaction/compactor-strategy.js';
 import { pruneToolResultsStrategy } from '../compaction/prune-tool-results.js';
 import { summarizeStrategy } from '../compaction/summarize.js';
@@ -9,11 +8,12 @@ import { LLMSummarizer } from '../core/llm-summarizer.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
 import type { CliIO } from './cli-io.js';
-import { cliCompactionSizes, describeProtectedTail } from './compaction-defaults.js';
+import { cliCompactionSizes, compactFile, describeProtectedTail } from './compaction-defaults.js';
 import { COMMAND_HELP } from './help.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { startProgress } from './progress.js';
 import { repairOption } from './repair-option.js';
+import { countingModel } from './transcript-count.js';
 import { describeSource, readTranscriptFile, type TranscriptSource, writeTranscript } from './transcript-file.js';
 import { formatOption, readTranscriptArg, tokensOption } from './transcript-input.js';
 import { UsageError } from './usage-error.js';
@@ -96,6 +96,7 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
     file,
     messages,
     source,
+    tools,
     model: named,
   } = await readTranscriptArg('compact', positionals, values.from, repairOption('compact', values.repair, io));
   const out = typeof values.out === 'string' ? values.out : undefined;
@@ -114,20 +115,18 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
     io,
     `compacting ${messages.length} messages of ${file} with the ${name} strategy${by}`,
   );
-  // The same sizes `lousho inspect` previews with, worked out once.
-  const model = typeof values.model === 'string' ? values.model : named;
+  // The same sizes, model and call `lousho inspect` previews with, and its count of the tokens.
+  const model = countingModel(values.model, named);
   const sizes = await cliCompactionSizes('compact', model, {
     ...(contextWindow === undefined ? {} : { contextWindow }),
     ...(protectedTokens === undefined ? {} : { protectedTokens }),
   });
-  let result: Awaited<ReturnType<typeof compactMessages>>;
+  let result: Awaited<ReturnType<typeof compactFile>>;
   try {
-    result = await compactMessages(messages, {
-      strategy: chosen,
-      ...(model === undefined ? {} : { model }),
-      contextWindow: sizes.contextWindow,
-      protectedTokens: sizes.protectedTokens,
-    });
+    result = await compactFile(
+      { messages, tools },
+      { strategy: chosen, model, contextWindow: sizes.contextWindow, protectedTokens: sizes.protectedTokens },
+    );
   } finally {
     progress.done();
   }

@@ -1,6 +1,15 @@
-import { type CompactionSizes, compactionSizes, modelOf } from '../compaction/compact-messages.js';
+import {
+  type CompactionSizes,
+  type CompactMessagesResult,
+  compactionSizes,
+  compactMessages,
+  modelOf,
+} from '../compaction/compact-messages.js';
 import { DEFAULT_PROTECTED_TOKENS } from '../compaction/protected-tail.js';
 import { createRequestBudget } from '../compaction/request-budget.js';
+import type { CompactionStrategy } from '../compaction/types.js';
+import type { Message } from '../messages/types.js';
+import { type CountedFile, transcriptTokens } from './transcript-count.js';
 
 /** The window, threshold and protected tail `inspect` previews with and `compact` runs with: one set of defaults for both. */
 export interface CliCompactionSizes extends CompactionSizes {
@@ -40,4 +49,29 @@ export function describeProtectedTail(sizes: Pick<CliCompactionSizes, 'protected
       ? '--protected-tokens'
       : `the default: ${DEFAULT_PROTECTED_TOKENS.toLocaleString('en-US')}, at most half the threshold`;
   return `protected tail: the newest ${n} tokens stay as they are (${why})`;
+}
+
+/**
+ * One compaction of a transcript file from the command line: what `lousho compact` does and
+ * `lousho inspect` previews, one call for both. compactMessages() runs on the file's messages
+ * as read (so what is written back is them, compacted); the sizes before and after are the
+ * commands' one count (transcriptTokens(): the tool definitions the file holds and what
+ * its converter carries in metadata included), where compactMessages() sizes the messages alone.
+ */
+export async function compactFile(
+  file: CountedFile & { messages: Message[] },
+  options: {
+    strategy: CompactionStrategy;
+    model: string;
+    contextWindow: number;
+    protectedTokens: number;
+    thresholdPercent?: number;
+  },
+): Promise<CompactMessagesResult> {
+  const result = await compactMessages(file.messages, options);
+  return {
+    ...result,
+    tokensBefore: transcriptTokens(file, options.model),
+    tokensAfter: transcriptTokens({ ...file, messages: result.messages }, options.model),
+  };
 }

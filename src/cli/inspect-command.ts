@@ -35,12 +35,16 @@ export async function inspect(args: string[], io: CliIO): Promise<void> {
     values.from,
     repairOption('inspect', values.repair, io),
   );
-  const report = await inspectReport(file, read, {
-    ...(typeof values.model === 'string' ? { model: values.model } : {}),
-    ...(contextWindow === undefined ? {} : { contextWindow }),
-    ...(protectedTokens === undefined ? {} : { protectedTokens }),
-    ...(threshold === undefined ? {} : { thresholdPercent: threshold }),
-  });
+  const report = await inspectReport(
+    file,
+    { ...read, source },
+    {
+      ...(typeof values.model === 'string' ? { model: values.model } : {}),
+      ...(contextWindow === undefined ? {} : { contextWindow }),
+      ...(protectedTokens === undefined ? {} : { protectedTokens }),
+      ...(threshold === undefined ? {} : { thresholdPercent: threshold }),
+    },
+  );
   if (values.json === true) return io.out(JSON.stringify({ ...report, source: describeSource(source) }, null, 2));
   for (const line of tokenChart(report, describeSource(source), colours(io.colour === true))) io.out(line);
 }

@@ -1,15 +1,16 @@
-import { compactMessages } from '../compaction/compact-messages.js';
 import { compactorStrategy } from '../compaction/compactor-strategy.js';
 import { pruneToolResultsStrategy } from '../compaction/prune-tool-results.js';
 import type { ToolDefinition } from '../contracts/tool-definition.js';
 import type { ReportedUsage } from '../converters/log-reading.js';
-import { withProviderParts } from '../converters/provider-items.js';
 import type { Message } from '../messages/types.js';
-import { estimateTokens, messageTokens, tokenProfile, toolDefinitionTokens } from '../models/estimate-tokens.js';
+import { messageTokens, tokenProfile, toolDefinitionTokens } from '../models/estimate-tokens.js';
 import { isBilled, supersedingIndex } from '../models/provider-billing.js';
 import { getModelInfo } from '../models/registry.js';
-import { type CliCompactionSizes, cliCompactionSizes } from './compaction-defaults.js';
+import { type BilledSize, billedSize, reportedRequests } from './billed-size.js';
+import { type CliCompactionSizes, cliCompactionSizes, compactFile } from './compaction-defaults.js';
 import { type TokenizerLabel, tokenizerLabel } from './tokenizer-label.js';
+import { countingModel, requestSizes } from './transcript-count.js';
+import type { TranscriptSource } from './transcript-file.js';
 
 /** One bar of the chart: a role's or a tool's messages and tokens. */
 export interface TokenRow {
@@ -26,7 +27,7 @@ export interface InspectReport extends CliCompactionSizes {
   modelSource: 'option' | 'file' | 'default';
   tokenizer: TokenizerLabel;
   messages: number;
-  /** The request's size as the provider bills it: the messages, the tool definitions and the request's framing. */
+  /** The total, the one count of inspect, compact and report (transcriptTokens()): the messages, the tool definitions the file holds, the request's framing. */
   tokens: number;
   byRole: TokenRow[];
   /** Tool results and the calls that asked for them, per tool name. */
@@ -35,8 +36,15 @@ export interface InspectReport extends CliCompactionSizes {
   toolDefinitions: { tools: number; tokens: number };
   /** Messages a provider's compaction superseded, which the provider no longer reads: not in `tokens`. */
   superseded: { messages: number; tokens: number };
-  /** The usage the provider reported for this request, when the file records it. */
+  /** The usage the provider reported for the last request the file records, when it records one. */
   reported?: ReportedUsage;
+  /**
+   * The newest request whose input the provider reported, beside the estimate of the same
+   * request: the chart's headline and window bars add its `beyond` (what the provider billed
+   * beyond what the file holds) to every size, so a log without its system prompt and tool
+   * definitions is drawn at the size it was billed.
+   */
+  billed?: BilledSize;
   /** Tokens left after pruning as `lousho compact` would (the same protected tail), and how many results. */
   prune: { tokensAfter: number; results: number };
   /**
@@ -55,6 +63,8 @@ export interface InspectInput {
   model?: string;
   tools?: ToolDefinition[];
   reported?: ReportedUsage;
+  /** Where the messages were (a request body's usage is its own request's; a log's, its last reply's). */
+  source?: TranscriptSource;
 }
 
 function add(rows: Map<string, TokenRow>, name: string, tokens: number, counts: boolean): void {
@@ -74,48 +84,49 @@ export async function inspectReport(
   input: InspectInput,
   options: { model?: string; contextWindow?: number; thresholdPercent?: number; protectedTokens?: number },
 ): Promise<InspectReport> {
-  const model = options.model ?? input.model ?? 'gpt-4o';
+  const model = countingModel(options.model, input.model);
   const modelSource = options.model !== undefined ? 'option' : input.model !== undefined ? 'file' : 'default';
   const profile = tokenProfile(model);
-  const messages = withProviderParts(input.messages);
+  const sizes = requestSizes(input, model);
+  const tokens = sizes.before.at(-1) as number;
+  const messages = sizes.billed.map((b) => b.message);
   const from = supersedingIndex(messages);
   const byRole = new Map<string, TokenRow>();
   const byTool = new Map<string, TokenRow>();
   const callNames = new Map<string, string>();
   const superseded = { messages: 0, tokens: 0 };
   for (const [i, m] of messages.entries()) {
-    const tokens = messageTokens(m, profile);
+    const own = messageTokens(m, profile);
     if (!isBilled(m, i, from)) {
       superseded.messages++;
-      superseded.tokens += tokens;
+      superseded.tokens += own;
       continue;
     }
-    add(byRole, m.role, tokens, true);
+    add(byRole, m.role, own, true);
     if (m.role === 'assistant') for (const call of m.toolCalls ?? []) callNames.set(call.id, call.name);
-    if (m.role === 'tool') add(byTool, m.toolName ?? callNames.get(m.toolCallId) ?? 'unknown', tokens, true);
+    if (m.role === 'tool') add(byTool, m.toolName ?? callNames.get(m.toolCallId) ?? 'unknown', own, true);
   }
-  const sizes = await cliCompactionSizes('inspect', model, {
+  const window = await cliCompactionSizes('inspect', model, {
     ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
     ...(options.thresholdPercent === undefined ? {} : { thresholdPercent: options.thresholdPercent }),
     ...(options.protectedTokens === undefined ? {} : { protectedTokens: options.protectedTokens }),
   });
-  const toolsTokens = toolDefinitionTokens(input.tools, profile);
-  const tokens = estimateTokens({ model, messages, ...(input.tools === undefined ? {} : { tools: input.tools }) });
-  // compactMessages() sizes the messages alone: the tool definitions are added back to its figures.
-  const common = { model, contextWindow: sizes.contextWindow, protectedTokens: sizes.protectedTokens };
-  const pruned = await compactMessages(messages, { ...common, strategy: pruneToolResultsStrategy() });
+  // What `lousho compact` does with the same options: the same call.
+  const common = { model, contextWindow: window.contextWindow, protectedTokens: window.protectedTokens };
+  const pruned = await compactFile(input, { ...common, strategy: pruneToolResultsStrategy() });
   // The compactor once the window fills (the window set to the transcript's own size, so it
   // is over the threshold, but never so small that the threshold would cut the protected
   // tail), with its truncating summarizer: no model is called.
-  const percent = sizes.thresholdPercent;
-  const summarized = await compactMessages(messages, {
+  const percent = window.thresholdPercent;
+  const summarized = await compactFile(input, {
     ...common,
-    contextWindow: Math.max(tokens, Math.ceil(sizes.protectedTokens / percent) + 1),
+    contextWindow: Math.max(tokens, Math.ceil(window.protectedTokens / percent) + 1),
     thresholdPercent: percent,
     strategy: compactorStrategy(),
   });
   const kept = summarized.appliedStrategy === undefined && summarized.error === undefined;
   const summaryIndex = kept ? summarized.messages.findIndex((m) => m.metadata?.summary === true) : -1;
+  const billed = billedSize(input, reportedRequests(input), sizes);
   const report: InspectReport = {
     file,
     model,
@@ -123,16 +134,17 @@ export async function inspectReport(
     tokenizer: tokenizerLabel(model),
     messages: input.messages.length,
     tokens,
-    ...sizes,
+    ...window,
     byRole: [...byRole.values()],
     byTool: [...byTool.values()].sort((a, b) => b.tokens - a.tokens),
-    toolDefinitions: { tools: input.tools?.length ?? 0, tokens: toolsTokens },
+    toolDefinitions: { tools: input.tools?.length ?? 0, tokens: toolDefinitionTokens(input.tools, profile) },
     superseded,
     ...(input.reported === undefined ? {} : { reported: input.reported }),
-    prune: { tokensAfter: pruned.tokensAfter + toolsTokens, results: pruned.prunedToolCallIds.length },
+    ...(billed === undefined ? {} : { billed }),
+    prune: { tokensAfter: pruned.tokensAfter, results: pruned.prunedToolCallIds.length },
     summarize: {
-      tokensAfter: summaryIndex < 0 ? tokens : summarized.tokensAfter + toolsTokens,
-      messagesSummarized: summaryIndex < 0 ? 0 : messages.length - (summarized.messages.length - 1),
+      tokensAfter: summaryIndex < 0 ? tokens : summarized.tokensAfter,
+      messagesSummarized: summaryIndex < 0 ? 0 : input.messages.length - (summarized.messages.length - 1),
     },
   };
   const info = getModelInfo(model);

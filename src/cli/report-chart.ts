@@ -1,4 +1,4 @@
-import { freedTokens, type ReportData, type ReportMark, type ReportStep } from './report-data.js';
+import { billedTokens, freedTokens, type ReportData, type ReportMark, type ReportStep } from './report-data.js';
 import { count, escapeHtml, shortTokens } from './report-format.js';
 
 /** The most marks drawn one by one; past that, marks close together are drawn as one. */
@@ -48,7 +48,7 @@ function scales(data: ReportData) {
   const last = Math.max(1, ...data.steps.slice(-1).map((s) => s.step), ...data.marks.map((m) => m.step));
   const first = Math.min(1, ...data.steps.slice(0, 1).map((s) => s.step));
   let top = Math.max(data.contextWindow, 1);
-  for (const s of data.steps) if (s.tokens > top) top = s.tokens;
+  for (const s of data.steps) top = Math.max(top, s.tokens, billedTokens(s));
   // A compaction's size before raises the top by half at most: one huge request that was compacted
   // must not flatten the run; a mark above the top ends in an arrow there.
   const before = Math.max(0, ...data.marks.map((m) => m.tokensBefore ?? 0));
@@ -134,6 +134,9 @@ export function reportChart(data: ReportData, shown: readonly ReportStep[]): { s
   const level = (cls: string, tokens: number, text: string, below: boolean) =>
     `<g class="${cls}"><line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${s.y(tokens)}" y2="${s.y(tokens)}"/><text x="${LEFT + 4}" y="${fixed(s.y(tokens) + (below ? 12 : -4))}">${text}</text></g>`;
   const points = shown.map((step) => `${s.x(step.step)},${s.y(step.tokens)}`).join(' ');
+  // What the provider reported, where the log says, as a line of its own through those steps.
+  const billed = shown.filter((step) => step.reported !== undefined);
+  const reported = billed.map((step) => `${s.x(step.step)},${s.y(step.reported as number)}`).join(' ');
   const svg = [
     `<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="The request's size per step against the context window and the compaction threshold">`,
     `<g class="grid">${grid}<line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${HEIGHT - BOTTOM}" y2="${HEIGHT - BOTTOM}"/></g>`,
@@ -141,6 +144,7 @@ export function reportChart(data: ReportData, shown: readonly ReportStep[]): { s
     level('window', data.contextWindow, `window ${count(data.contextWindow)}`, false),
     level('threshold', data.thresholdTokens, `threshold ${count(data.thresholdTokens)}`, true),
     `<polyline class="series" points="${points}"/>`,
+    ...(billed.length === 0 ? [] : [`<polyline class="reported" points="${reported}"/>`]),
     `<g class="marks">${marksSvg(data.marks, s)}</g>`,
     `<line class="cursor" x1="0" x2="0" y1="${TOP}" y2="${HEIGHT - BOTTOM}" visibility="hidden"/><circle class="cursor-dot" r="4" cx="0" cy="0" visibility="hidden"/>`,
     '</svg>',

@@ -11,7 +11,12 @@ export interface ReportStep {
   tokens: number;
   /** How the run named it, when that is not just the step: 'turn 2, step 3'. */
   label?: string;
+  /** The input tokens the provider reported for the same request, where the log records them (`tokens` is then the estimate). */
+  reported?: number;
 }
+
+/** A step's size as billed where the log says, else as estimated. */
+export const billedTokens = (step: ReportStep): number => step.reported ?? step.tokens;
 
 /** A compaction, a recovery or a rewind: a moment the request's size changed other than by growing. */
 export interface ReportMark {
@@ -67,6 +72,8 @@ export interface ReportData {
   byRole: ReportRow[];
   byTool: ReportRow[];
   largest: ReportResult[];
+  /** For a transcript: the size of the request it makes, the total inspect and compact give it (transcriptTokens()). */
+  transcriptTokens?: number;
   /** Messages and tokens produced over the run, and (when known apart) in the transcript at its end. */
   totals: { messages: number; tokens: number; keptMessages?: number; keptTokens?: number };
   /** Remarks on what the source could not say (a session log does not tell a recovery from a compaction). */

@@ -59,16 +59,23 @@ describe("a transcript's report", () => {
     const profile = tokenProfile('gpt-4o');
     const framing = estimateTokens([], 'gpt-4o');
     const from = (i: number, j: number) => compacted.slice(i, j).reduce((sum, m) => sum + messageTokens(m, profile), 0);
-    expect(data.steps.map((s) => s.tokens)).toEqual([framing + from(0, 2), framing + from(0, 4), framing + from(4, 6)]);
+    // The provider drops what came before the compaction but the system prompt (as estimateTokens() counts it).
+    const system = from(0, 1);
+    expect(data.steps.map((s) => s.tokens)).toEqual([
+      framing + from(0, 2),
+      framing + from(0, 4),
+      framing + system + from(4, 6),
+    ]);
+    expect(data.steps[2]?.tokens).toBe(estimateTokens(compacted.slice(0, 6), 'gpt-4o'));
     expect(data.marks).toHaveLength(1);
     const [mark] = data.marks;
     expect(mark).toMatchObject({
       step: 3,
       kind: 'compaction',
       tokensBefore: framing + from(0, 6),
-      tokensAfter: framing + from(4, 6),
+      tokensAfter: framing + system + from(4, 6),
     });
-    expect(freedTokens(mark as (typeof data.marks)[number])).toBe(from(0, 4));
+    expect(freedTokens(mark as (typeof data.marks)[number])).toBe(from(1, 4));
   });
 
   it('tells its make-up by role and by tool, whole tool names included, and its largest results with their step', () => {
@@ -93,10 +100,9 @@ describe("a transcript's report", () => {
       ['c2', 2, 'mcp__github__search_issues'],
     ]);
     expect(data.largest[0]?.preview).toMatch(/^export const a = 1;/);
-    expect(data.totals).toEqual({
-      messages: messages.length,
-      tokens: messages.reduce((s, m) => s + messageTokens(m, profile), 0),
-    });
+    // The total is the one inspect and compact give: the request the whole transcript makes.
+    expect(data.totals).toEqual({ messages: messages.length, tokens: estimateTokens(messages, 'gpt-4o') });
+    expect(data.transcriptTokens).toBe(estimateTokens(messages, 'gpt-4o'));
   });
 
   it('takes the window from the model, or from the option, and the threshold as a share of it', () => {

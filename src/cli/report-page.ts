@@ -1,5 +1,5 @@
 import { reportChart } from './report-chart.js';
-import { freedTokens, type ReportData, type ReportStep } from './report-data.js';
+import { billedTokens, freedTokens, type ReportData, type ReportStep } from './report-data.js';
 import { count, escapeHtml, percent, wellFormed } from './report-format.js';
 import { REPORT_SCRIPT } from './report-script.js';
 import { shownSteps } from './report-series.js';
@@ -10,7 +10,7 @@ export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; script
 
 const STYLE = `
 :root { color-scheme: light; --ink: #1d2430; --dim: #5b6472; --line: #d9dee5; --series: #2563eb;
-  --window: #b91c1c; --threshold: #d97706; --compaction: #7c3aed; --recovery: #db2777; --rewind: #0f766e; }
+  --reported: #059669; --window: #b91c1c; --threshold: #d97706; --compaction: #7c3aed; --recovery: #db2777; --rewind: #0f766e; }
 * { box-sizing: border-box; }
 body { margin: 0 auto; max-width: 1100px; padding: 24px; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); }
 h1 { font-size: 22px; margin: 0 0 4px; word-break: break-all; } h2 { font-size: 17px; margin: 28px 0 8px; } h3 { font-size: 14px; margin: 16px 0 6px; }
@@ -24,6 +24,7 @@ svg.chart text { fill: var(--dim); paint-order: stroke; stroke: #fff; stroke-wid
 .window line { stroke: var(--window); stroke-dasharray: 6 4; } .window text { fill: var(--window); }
 .threshold line { stroke: var(--threshold); stroke-dasharray: 2 3; } .threshold text { fill: var(--threshold); }
 .series { fill: none; stroke: var(--series); stroke-width: 1.5; stroke-linejoin: round; }
+.reported { fill: none; stroke: var(--reported); stroke-width: 1.5; stroke-dasharray: 5 2; stroke-linejoin: round; }
 .mark line { stroke-width: 2; } .mark.compaction line { stroke: var(--compaction); } .mark.compaction path { fill: var(--compaction); }
 .mark.recovery line { stroke: var(--recovery); } .mark.recovery path { fill: var(--recovery); }
 .mark.rewind line { stroke: var(--rewind); } .mark.rewind path { fill: var(--rewind); }
@@ -44,23 +45,24 @@ td.preview pre { margin: 0; max-width: 520px; max-height: 4.5em; overflow: hidde
 code { font-size: 12px; }
 `;
 
+/** The page's figures at a glance; a step's size is the billed one where the log records it (and it says so). */
 function summary(data: ReportData): string {
   const peak = data.steps.reduce<ReportStep | undefined>(
-    (top, s) => (top === undefined || s.tokens > top.tokens ? s : top),
+    (top, s) => (top === undefined || billedTokens(s) > billedTokens(top) ? s : top),
     undefined,
   );
   const compactions = data.marks.filter((m) => m.kind === 'compaction');
   const recoveries = data.marks.filter((m) => m.kind === 'recovery');
   const freed = data.marks.reduce((sum, m) => sum + (m.kind === 'rewind' ? 0 : freedTokens(m)), 0);
-  const over = (limit: number) => data.steps.filter((s) => s.tokens > limit).length;
+  const over = (limit: number) => data.steps.filter((s) => billedTokens(s) > limit).length;
+  const largest = (step: ReportStep) =>
+    `${count(billedTokens(step))}${step.reported === undefined ? '' : ` as billed (estimated ${count(step.tokens)})`} (step ${count(step.step)}, ${percent(billedTokens(step), data.contextWindow)} of the window)`;
   const items: [string, string][] = [
     ['steps', count(data.steps.length)],
-    [
-      'largest request',
-      peak === undefined
-        ? '–'
-        : `${count(peak.tokens)} (step ${count(peak.step)}, ${percent(peak.tokens, data.contextWindow)} of the window)`,
-    ],
+    ['largest request', peak === undefined ? '–' : largest(peak)],
+    ...(data.transcriptTokens === undefined
+      ? []
+      : [['transcript size', `${count(data.transcriptTokens)} tokens`] as [string, string]]),
     ['context window / threshold', `${count(data.contextWindow)} / ${count(data.thresholdTokens)}`],
     ['requests over the threshold', count(over(data.thresholdTokens))],
     ['requests over the window', count(over(data.contextWindow))],
@@ -79,6 +81,7 @@ function summary(data: ReportData): string {
 
 const LEGEND = [
   ['series', 'request size per step'],
+  ['reported', 'input tokens the provider reported (billed)'],
   ['window', 'context window'],
   ['threshold', 'compaction threshold'],
   ['compaction', 'compaction: the line runs from the size before to the size after'],
@@ -104,14 +107,22 @@ export function reportPage(data: ReportData, generator: string): string {
       ? ` ${count(shown.length)} of the ${count(data.steps.length)} steps are drawn: the first, the last, and of each stretch between them the smallest and the largest request.`
       : '';
   const labels = shown.some((s) => s.label !== undefined) ? { labels: shown.map((s) => s.label ?? '') } : {};
+  const reported = shown.some((s) => s.reported !== undefined)
+    ? { reported: shown.map((s) => s.reported ?? null) }
+    : {};
   const series = {
     steps: shown.map((s) => s.step),
     tokens: shown.map((s) => s.tokens),
+    ...reported,
     ...labels,
     geometry,
     window: data.contextWindow,
   };
-  const legend = LEGEND.filter(([cls]) => cls !== 'rewind' || data.marks.some((m) => m.kind === 'rewind'))
+  const drawn = (cls: string | undefined) =>
+    cls === 'rewind'
+      ? data.marks.some((m) => m.kind === 'rewind')
+      : cls !== 'reported' || data.steps.some((s) => s.reported !== undefined);
+  const legend = LEGEND.filter(([cls]) => drawn(cls))
     .map(([cls, text]) => `<li><span style="background:var(--${cls})"></span>${text}</li>`)
     .join('');
   const total = data.totals.tokens;

@@ -44,8 +44,11 @@ export const REPORT_SCRIPT = `(function () {
     cursor.setAttribute('visibility', 'visible');
     dot.setAttribute('visibility', 'visible');
     var label = data.labels ? ' (' + data.labels[i] + ')' : '';
+    var billed = data.reported ? data.reported[i] : null;
+    var size = billed === null ? tokens : billed;
     tip.textContent = 'step ' + step.toLocaleString('en-US') + label + ': ' + tokens.toLocaleString('en-US') +
-      ' tokens, ' + Math.round((tokens / data.window) * 100) + '% of the window';
+      (billed === null ? ' tokens' : ' tokens estimated, ' + billed.toLocaleString('en-US') + ' reported') + ', ' +
+      Math.round((size / data.window) * 100) + '% of the window';
     tip.hidden = false;
     tip.style.left = event.pageX + 14 + 'px';
     tip.style.top = event.pageY + 14 + 'px';

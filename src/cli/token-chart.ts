@@ -1,3 +1,4 @@
+import { billedDiffers, billedWhy } from './billed-size.js';
 import type { Colours } from './colour.js';
 import { describeProtectedTail } from './compaction-defaults.js';
 import type { InspectReport, TokenRow } from './inspect-report.js';
@@ -61,7 +62,7 @@ const MODEL_FROM = {
 /** What the total holds beyond the messages, and what the provider said it billed. */
 function facts(report: InspectReport, c: Colours): string[] {
   const lines: string[] = [];
-  const { toolDefinitions: tools, superseded, reported } = report;
+  const { toolDefinitions: tools, superseded, billed } = report;
   if (tools.tools > 0) {
     const what = `${tools.tools} tool definition${tools.tools === 1 ? '' : 's'}`;
     lines.push(`  ${n(tools.tokens)} tokens of ${what} (with the provider's tool-use prompt)`);
@@ -70,28 +71,43 @@ function facts(report: InspectReport, c: Colours): string[] {
     lines.push(
       `  ${superseded.messages} messages (${n(superseded.tokens)} tokens) before a provider's compaction are not counted: the provider no longer reads them`,
     );
-  const billed = reported?.inputTokens;
-  if (billed !== undefined && billed > 0) {
-    const diff = report.tokens - billed;
-    const off = diff === 0 ? 'exact' : `${pct(Math.abs(diff), billed)} ${diff < 0 ? 'under' : 'over'}`;
+  if (billed !== undefined) {
+    const diff = billed.estimated - billed.reported;
+    const off = diff === 0 ? 'exact' : `${pct(Math.abs(diff), billed.reported)} ${diff < 0 ? 'under' : 'over'}`;
+    const which =
+      billed.index === report.messages
+        ? 'this request'
+        : `the request that produced messages[${billed.index}], the newest it reports`;
     lines.push(
       c.bold(
-        `  the provider reported ${n(billed)} input tokens for this request; estimated ${n(report.tokens)} (${off})`,
+        `  the provider reported ${n(billed.reported)} input tokens for ${which}; estimated ${n(billed.estimated)} (${off})`,
       ),
     );
+    if (billedDiffers(billed)) lines.push(`  ${billedWhy(billed)}; the window below is drawn at the billed size`);
   }
   return lines;
 }
 
-/** The chart `lousho inspect` prints: bars per role and per tool, the window and threshold, what compaction would save. */
+/**
+ * The chart `lousho inspect` prints: bars per role and per tool, the window and threshold,
+ * what compaction would save. Where the file records what the provider billed, the headline
+ * and the window bars are at the billed size: the estimate plus what the provider billed
+ * beyond it at its newest reported request (a log holds no system prompt or tool definitions).
+ */
 export function tokenChart(report: InspectReport, source: string, c: Colours): string[] {
   const { tokens, contextWindow: window, thresholdTokens: threshold } = report;
+  const beyond = report.billed?.beyond ?? 0;
+  const size = (estimate: number) => Math.max(0, estimate + beyond);
   const windowFrom = { option: '--context-window', model: `${report.model}'s`, fallback: 'an assumed (unknown model)' }[
     report.contextWindowSource
   ];
-  const over = tokens > threshold ? c.red(' above the threshold: a run would compact now') : '';
+  const over = size(tokens) > threshold ? c.red(' above the threshold: a run would compact now') : '';
+  const headline =
+    report.billed === undefined
+      ? `${n(tokens)} tokens`
+      : `${n(tokens)} tokens estimated, ${n(size(tokens))} as billed (the estimate ${beyond < 0 ? '-' : '+'} ${n(Math.abs(beyond))}, from the usage the file records)`;
   const lines = [
-    `${c.bold(report.file)}: ${report.messages} messages, ${n(tokens)} tokens`,
+    `${c.bold(report.file)}: ${report.messages} messages, ${headline}`,
     c.dim(`  counted with the ${report.tokenizer.text}`),
     c.dim(`  read as ${source}`),
     c.dim(`  ${MODEL_FROM[report.modelSource](report.model)}`),
@@ -101,16 +117,21 @@ export function tokenChart(report: InspectReport, source: string, c: Colours): s
   ];
   if (report.byTool.length > 0) lines.push('', ...rows('Tool results by tool', report.byTool, tokens, c));
   const label = (text: string) => `  ${text.padEnd(LABEL + 10)}`;
-  const after = (left: number) => `${n(left)} tokens (saves ${n(tokens - left)}, ${pct(tokens - left, tokens)})`;
+  const after = (left: number) =>
+    `${n(size(left))} tokens (saves ${n(tokens - left)}, ${pct(tokens - left, size(tokens))})`;
+  const bar = (estimate: number) => windowBar(size(estimate), window, threshold);
   lines.push(
     '',
     c.bold(`Context window: ${n(window)} tokens (${windowFrom}), threshold | at ${n(threshold)}`),
     `  ${describeProtectedTail(report)}; the previews use it, as \`lousho compact\` does`,
-    `${label('now')}${windowBar(tokens, window, threshold)} ${n(tokens)} (${pct(tokens, window)})${over}`,
-    `${label('after pruning')}${c.green(windowBar(report.prune.tokensAfter, window, threshold))} ${after(report.prune.tokensAfter)}, ${report.prune.results} old tool results replaced by markers`,
+    ...(report.billed === undefined
+      ? []
+      : [`  sizes as billed: each estimate ${beyond < 0 ? '-' : '+'} ${n(Math.abs(beyond))}`]),
+    `${label('now')}${bar(tokens)} ${n(size(tokens))} (${pct(size(tokens), window)})${over}`,
+    `${label('after pruning')}${c.green(bar(report.prune.tokensAfter))} ${after(report.prune.tokensAfter)}, ${report.prune.results} old tool results replaced by markers`,
     report.summarize.messagesSummarized === 0
       ? `${label('after summarizing')}${c.dim('nothing outside the protected tail is old enough to summarize')}`
-      : `${label('after summarizing')}${c.green(windowBar(report.summarize.tokensAfter, window, threshold))} ${after(report.summarize.tokensAfter)}, ${report.summarize.messagesSummarized} old messages in one summary`,
+      : `${label('after summarizing')}${c.green(bar(report.summarize.tokensAfter))} ${after(report.summarize.tokensAfter)}, ${report.summarize.messagesSummarized} old messages in one summary`,
   );
   if (report.inputCostUsd !== undefined) {
     lines.push('', `Sending it once to ${report.model} costs about $${report.inputCostUsd.toFixed(4)} of input.`);

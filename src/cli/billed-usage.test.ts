@@ -1,0 +1,111 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../messages/types.js';
+import { estimateTokens } from '../models/estimate-tokens.js';
+import { captureIO, noRun } from '../test-support/cli.js';
+import { runCli } from './commands.js';
+import { transcriptReport } from './report-from-transcript.js';
+import { reportPage } from './report-page.js';
+
+/*
+ * Constructed here, shaped as a Claude Code session reads: no system prompt and no tool
+ * definitions in the log, and on each assistant message the usage Anthropic reported for the
+ * request that produced it (`metadata.reportedUsage`, inputTokens with cache reads and
+ * writes), which is about 20,000 tokens of system prompt and tools above what the messages
+ * hold, growing to 150,000 as the session reads files.
+ */
+function session(billedExtra: (step: number) => number): Message[] {
+  const messages: Message[] = [{ role: 'user', content: 'Read the project and summarize it.' }];
+  for (let step = 1; step <= 6; step++) {
+    const inputTokens = estimateTokens({ model: 'claude-sonnet-4-6', messages }) + billedExtra(step);
+    messages.push({
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: `c${step}`, name: 'Read', arguments: { path: `src/f${step}.ts` } }],
+      metadata: { reportedUsage: { inputTokens, outputTokens: 40, cacheReadTokens: inputTokens - 100 } },
+    });
+    messages.push({ role: 'tool', toolCallId: `c${step}`, content: `export const f${step} = ${step};\n`.repeat(50) });
+  }
+  return messages;
+}
+
+const billedLikeClaudeCode = (step: number) => 20_000 + step * 20_000; // up to 140,000 beyond the messages
+
+async function file(messages: Message[]): Promise<string> {
+  const path = join(await mkdtemp(join(tmpdir(), 'lousho-billed-usage-')), 'session.json');
+  await writeFile(path, JSON.stringify(messages));
+  return path;
+}
+
+describe('the billed usage a log records, beside the estimate', () => {
+  it('is drawn by report as a line of its own per step, saying what the log lacks', () => {
+    const messages = session(billedLikeClaudeCode);
+    const data = transcriptReport('s.json', { messages }, 'read as test', { model: 'claude-sonnet-4-6' });
+    const reported = messages.flatMap((m) =>
+      m.role === 'assistant' ? [(m.metadata?.reportedUsage as { inputTokens: number } | undefined)?.inputTokens] : [],
+    );
+    expect(data.steps.map((s) => s.reported)).toEqual(reported);
+    expect(data.steps.every((s) => (s.reported as number) > s.tokens + 20_000)).toBe(true);
+    const note = data.notes.find((n) => n.includes('The provider reported the input of 6 of the 6 requests'));
+    expect(note).toContain('the file holds no system prompt and no tool definitions, which the provider counted');
+    const page = reportPage(data, 'test');
+    expect(page).toMatch(/<polyline class="reported" points="[\d., ]+"\/>/);
+    expect(page).toContain('input tokens the provider reported (billed)');
+    // The headline sizes the session as billed, not as the flat estimate near zero.
+    const newest = reported.at(-1) as number;
+    expect(page).toContain(`<dt>largest request</dt><dd>${newest.toLocaleString('en-US')} as billed (estimated`);
+  });
+
+  it('says nothing of a gap within a tenth, and draws no line where the log records no usage', () => {
+    const close = session(() => 100);
+    const data = transcriptReport('s.json', { messages: close }, 'read as test', { model: 'claude-sonnet-4-6' });
+    expect(data.notes.join(' ')).not.toContain('which the provider counted');
+    const none = close.map((m) => ({ ...m, metadata: {} }) as Message);
+    const plain = transcriptReport('s.json', { messages: none }, 'read as test', { model: 'claude-sonnet-4-6' });
+    expect(plain.steps.every((s) => s.reported === undefined)).toBe(true);
+    expect(reportPage(plain, 'test')).not.toContain('class="reported"');
+  });
+
+  it('makes inspect draw the window and headline at the billed size, and say so', async () => {
+    const path = await file(session(billedLikeClaudeCode));
+    const a = captureIO();
+    // Claude Code runs it with a 200,000-token window.
+    expect(
+      await runCli(['inspect', path, '--model', 'claude-sonnet-4-6', '--context-window', '200000'], a.io, noRun),
+    ).toBe(0);
+    const [headline] = a.out;
+    const estimate = Number(/, ([\d,]+) tokens estimated/.exec(headline ?? '')?.[1]?.replaceAll(',', ''));
+    const billed = Number(/ ([\d,]+) as billed/.exec(headline ?? '')?.[1]?.replaceAll(',', ''));
+    expect(estimate).toBeLessThan(10_000);
+    expect(billed).toBeGreaterThan(140_000);
+    expect(a.out.join('\n')).toContain(
+      'the file holds no system prompt and no tool definitions, which the provider counted; the window below is drawn at the billed size',
+    );
+    const now = a.out.find((l) => l.trimStart().startsWith('now')) ?? '';
+    expect(now).toMatch(/\[█{25,}[█░]*\|[░█]+\] [\d,]+ \(7\d\.\d%\)$/);
+    const json = captureIO();
+    expect(await runCli(['inspect', path, '--model', 'claude-sonnet-4-6', '--json'], json.io, noRun)).toBe(0);
+    const report = JSON.parse(json.out.join('\n'));
+    expect(report.tokens).toBe(estimate);
+    expect(report.billed).toMatchObject({ index: 11, lacks: ['the system prompt', 'the tool definitions'] });
+    expect(report.tokens + report.billed.beyond).toBe(billed);
+  });
+
+  it('shows in the page the usage of a request body as its own request, not as a step', async () => {
+    const messages: Message[] = [
+      { role: 'user', content: 'Hello' },
+      { role: 'assistant', content: 'Hi.' },
+      { role: 'user', content: 'Tell me more.' },
+    ];
+    const path = await file([]);
+    await writeFile(path, JSON.stringify({ model: 'gpt-4o', messages, usage: { prompt_tokens: 40 } }));
+    const dir = await mkdtemp(join(tmpdir(), 'lousho-billed-usage-'));
+    const a = captureIO();
+    expect(await runCli(['report', path, '--out', join(dir, 'p.html')], a.io, noRun)).toBe(0);
+    const page = await readFile(join(dir, 'p.html'), 'utf8');
+    expect(page).toContain('The file records what the provider reported for its own request: 40 input tokens');
+    expect(page).not.toContain('class="reported"');
+  });
+});

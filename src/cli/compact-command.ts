@@ -6,6 +6,7 @@ import type { CompactionStrategy } from '../compaction/types.js';
 import { FORMAT_NAMES } from '../converters/transcript-format.js';
 import { LLMSummarizer } from '../core/llm-summarizer.js';
 import { LoushoError } from '../errors/lousho-error.js';
+import type { Message } from '../messages/types.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
 import type { CliIO } from './cli-io.js';
 import { cliCompactionSizes, compactFile, describeProtectedTail } from './compaction-defaults.js';
@@ -70,6 +71,11 @@ async function writeOut(out: string, json: string, messages: number, source: Tra
   );
 }
 
+/** Whether a compaction gave back the messages it was given. */
+const same = (after: readonly Message[], before: readonly Message[]) =>
+  after.length === before.length &&
+  after.every((m, i) => m === before[i] || JSON.stringify(m) === JSON.stringify(before[i]));
+
 /** lousho compact: one compaction, written out, with what it did reported on stderr. */
 export async function compact(args: string[], io: CliIO): Promise<void> {
   const parsed = parseCommandArgs('compact', args, {
@@ -92,13 +98,14 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
   const chosen = strategy(name, summarizer);
   const protectedTokens = tokensOption('compact', values['protected-tokens'], '--protected-tokens');
   const contextWindow = tokensOption('compact', values['context-window'], '--context-window');
+  const repair = repairOption('compact', values.repair, io);
   const {
     file,
     messages,
     source,
     tools,
     model: named,
-  } = await readTranscriptArg('compact', positionals, values.from, repairOption('compact', values.repair, io));
+  } = await readTranscriptArg('compact', positionals, values.from, repair);
   const out = typeof values.out === 'string' ? values.out : undefined;
   if (out !== undefined && (await sameFile(file, out))) {
     if (source.log !== undefined)
@@ -132,12 +139,20 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
   }
   if (summarizer !== undefined && result.error !== undefined) failedSummarizer(summarizer, result.error);
   const json = writeTranscript(result.messages, source, to);
+  // A file is rewritten only for a change: a compaction, a repair, another format.
+  const unchanged =
+    repair.changes.length === 0 &&
+    source.log === undefined &&
+    (to ?? source.format) === source.format &&
+    same(result.messages, messages);
   if (out === undefined) io.out(json.trimEnd());
-  else await writeOut(out, json, result.messages.length, source, to);
+  else if (!unchanged) await writeOut(out, json, result.messages.length, source, to);
+  let written = unchanged ? '; nothing changed' : '';
+  if (out !== undefined) written = unchanged ? `; nothing changed, so ${out} was not written` : `; written to ${out}`;
   const summarized = result.summary === undefined ? 0 : messages.length - (result.messages.length - 1);
   const applied = result.appliedStrategy ?? result.strategy;
   io.err(
-    `${applied}: ${result.tokensBefore} -> ${result.tokensAfter} tokens; ${result.prunedToolCallIds.length} tool results pruned, ${summarized} messages summarized${out === undefined ? '' : `; written to ${out}`}`,
+    `${applied}: ${result.tokensBefore} -> ${result.tokensAfter} tokens; ${result.prunedToolCallIds.length} tool results pruned, ${summarized} messages summarized${written}`,
   );
   if (result.error !== undefined) io.err(`note: ${result.error.message}`);
   io.err(`read as ${describeSource(source)}; written as ${FORMAT_NAMES[to ?? source.format]}`);

@@ -11,6 +11,12 @@ message per line (JSONL), or a session file. Its format is detected (${TRANSCRIP
 OpenHands, SWE-agent, mini-swe-agent, tau-bench, LangChain, FileSessionStore logs); compact writes
 those it cannot write back in a message format it names.`;
 
+/** What the total of inspect, compact and report counts: one count for all three. */
+const TOTAL = `The total, the same in inspect, compact and report, is the request the file makes as the
+provider bills it: every message (the system prompt when the file holds one), the tool definitions
+a request body holds (and Anthropic's tool-use prompt), reasoning (encrypted reasoning by its
+size), and nothing a provider's compaction superseded.`;
+
 /** `lousho --help`. */
 export const USAGE = `Usage: lousho <command> [options]
 
@@ -50,10 +56,12 @@ Options:
 Draws the transcript's tokens as a chart: one bar per role and per tool, the context window and
 the compaction threshold marked, and what pruning old tool results and summarizing old turns
 would save, with the defaults \`lousho compact\` uses (the protected tail is printed). The label
-says which tokenizer counted and whether the count is exact for the model. The total is the
-request as the provider bills it: the system prompt, the tool definitions a request body holds
-(and Anthropic's tool-use prompt), reasoning, and nothing a provider's compaction superseded;
-when the file records the usage the provider reported, it is printed beside the estimate.
+says which tokenizer counted and whether the count is exact for the model; "after pruning" is
+what \`lousho compact\` with the same options does. When the file records the usage the provider
+reported, it is printed beside the estimate of the same request, and the headline and the window
+are drawn at the billed size (a log holds no system prompt or tool definitions).
+
+${TOTAL}
 
 Options:
   --model <id>              the model whose tokenizer and window to use (default: the model the
@@ -73,7 +81,7 @@ ${FORMATS}`,
 
 Compacts the transcript once and writes it (to stdout without --out) in the format it was read
 in, or the one --to names. Reports on stderr what it did: results pruned, messages summarized,
-tokens before and after; shows progress while a summarizer works.
+tokens before and after (the total \`lousho inspect\` gives); shows progress while a summarizer works.
 
 Options:
   --out <file>              where to write (default: stdout); the file is replaced only once the
@@ -102,9 +110,12 @@ Writes one self-contained HTML page (it loads nothing from the network) picturin
 request's size per step against the context window and the compaction threshold, every
 compaction and recovery marked with what it freed, what the run is made of by role and by tool,
 and its largest tool results. For a transcript the steps are its assistant turns, sized by
-estimate; for a FileSessionStore log they are the checkpoints the session saved, and its
-compactions show where they happened. A run of thousands of steps is drawn thinned, keeping
-every peak and drop.
+estimate as inspect counts (its total is the transcript size), with the input tokens the
+provider reported drawn as a line of their own where the log records them; for a
+FileSessionStore log they are the checkpoints the session saved, and its compactions show where
+they happened. A run of thousands of steps is drawn thinned, keeping every peak and drop.
+
+${TOTAL}
 
 Options:
   --out <file>              where to write the page (default: beside the input, run.jsonl ->

@@ -16,7 +16,8 @@ import {
 import { LoushoError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
-import { parseSession, SESSION_FORMAT, serializeSession } from '../sessions/serialize.js';
+import { parseSession, SESSION_FORMAT, toSessionJson } from '../sessions/serialize.js';
+import { keepUnread, keptRecords } from './kept-records.js';
 import { requestExtras } from './request-extras.js';
 import { isSessionLog, readSessionLog } from './session-log-file.js';
 
@@ -36,6 +37,11 @@ export interface TranscriptSource {
   within?: string;
   /** The agent log it was read from, which cannot be written back ('Claude Code session JSONL'): `format` is written instead. */
   log?: string;
+  /**
+   * The file's records the messages were read from (`leftOut` apart) and the messages as read:
+   * writing back in `format` keeps every field of them that lousho does not change (see keptRecords()).
+   */
+  read?: { records: readonly unknown[]; messages: readonly Message[] };
 }
 
 /** A transcript file as read: its messages, where they were, and what else the file says about the run. */
@@ -132,10 +138,9 @@ export async function readTranscriptFile(
   const { data, jsonl } = parse(path, text);
   const object = isRecord(data) ? data : undefined;
   if (object?.format === SESSION_FORMAT) {
-    return {
-      messages: parseSession(JSON.stringify(object)),
-      source: { format: 'lousho', container: 'session', leftOut: [] },
-    };
+    const messages = parseSession(JSON.stringify(object));
+    const read = { records: object.messages as unknown[], messages };
+    return { messages, source: { format: 'lousho', container: 'session', leftOut: [], object, read } };
   }
   const log = LOG_FORMATS.find((f) => (from === undefined ? f.detect(data) : f.id === from));
   if (log !== undefined) return readLog(path, log, data, convert);
@@ -166,6 +171,7 @@ export async function readTranscriptFile(
     container,
     ...(object === undefined ? {} : { object, key: key as string }),
     leftOut,
+    read: { records: kept, messages },
     ...(mini ? { within: 'a mini-swe-agent trajectory' } : {}),
   };
   const extras = mini ? miniSweAgentExtras(object) : object === undefined ? {} : requestExtras(object);
@@ -194,13 +200,31 @@ export function describeSource(source: TranscriptSource): string {
   return `${FORMAT_NAMES[source.format]} in ${where}${left}`;
 }
 
-/** Our messages as the text of a transcript file shaped like the source, in its format or in `to`. */
+/** What writeFormat() gives, as a list of records and the system prompt written apart (Anthropic's). */
+function listOf(written: ReturnType<typeof writeFormat>): { list: unknown[]; system: unknown } {
+  return Array.isArray(written)
+    ? { list: written, system: undefined }
+    : { list: written.messages, system: written.system };
+}
+
+/**
+ * Our messages as the text of a transcript file shaped like the source, in its format or in `to`.
+ * Written in the format it was read in, every record and field of the file that the messages do
+ * not change is kept as it was, the fields lousho does not read included (see keptRecords()),
+ * and so is every other field of the object around them.
+ */
 export function writeTranscript(messages: readonly Message[], source: TranscriptSource, to?: TranscriptFormat): string {
   const format = to ?? source.format;
-  if (source.container === 'session' && format === 'lousho') return serializeSession(messages);
-  const written = writeFormat(format, messages);
-  const list = [...(Array.isArray(written) ? written : written.messages), ...source.leftOut];
-  const system = Array.isArray(written) ? undefined : written.system;
+  const written = listOf(writeFormat(format, messages));
+  let { list, system } = written;
+  if (source.read !== undefined && format === source.format) {
+    const before = listOf(writeFormat(format, source.read.messages));
+    list = keptRecords(source.read.records, before.list, list);
+    if (system !== undefined) system = keepUnread(source.object?.system, before.system, system);
+  }
+  list = [...list, ...source.leftOut];
+  if (source.container === 'session' && format === 'lousho')
+    return toSessionJson({ ...source.object, format: SESSION_FORMAT, messages: list });
   if (source.container === 'jsonl' && system === undefined) return `${list.map((m) => JSON.stringify(m)).join('\n')}\n`;
   if (source.container !== 'object' && system === undefined) return `${JSON.stringify(list, null, 2)}\n`;
   const body: Record<string, unknown> = { ...source.object };

@@ -38,12 +38,12 @@ export function reportedRequests(file: {
     const inputTokens = reportedInput(message);
     if (inputTokens !== undefined) out.push({ index, inputTokens });
   }
+  // A reader that tells each reply's usage has told the last one's too (a closing reply may have none).
   const whole = file.reported?.inputTokens;
-  if (whole === undefined || whole <= 0) return out;
+  if (out.length > 0 || whole === undefined || whole <= 0) return out;
   const body = file.source !== undefined && file.source.log === undefined && file.source.within === undefined;
   const index = body ? file.messages.length : file.messages.findLastIndex((m) => m.role === 'assistant');
-  if (index >= 0 && !out.some((r) => r.index === index)) out.push({ index, inputTokens: whole });
-  return out;
+  return index >= 0 ? [{ index, inputTokens: whole }] : [];
 }
 
 /** What the provider billed beside the estimate, at the newest request the file reports. */
@@ -56,7 +56,7 @@ export interface BilledSize {
   estimated: number;
   /** reported - estimated: what the provider billed beyond what the file holds (negative when it billed less). */
   beyond: number;
-  /** What a request holds that the file does not, which the provider counted: 'the system prompt', 'the tool definitions'. */
+  /** What the request held that a log leaves out, which the provider counted: 'the system prompt', 'the tool definitions' (none for a request body, which is the whole request). */
   lacks: string[];
 }
 
@@ -72,9 +72,11 @@ export function billedSize(
   );
   if (newest === undefined) return undefined;
   const estimated = sizes.before[newest.index] as number;
+  // A request body is the whole request; a log's request held what the log leaves out.
   const lacks: string[] = [];
-  if (!file.messages.some((m) => m.role === 'system')) lacks.push('the system prompt');
-  if (file.tools === undefined || file.tools.length === 0) lacks.push('the tool definitions');
+  const log = newest.index < file.messages.length;
+  if (log && !file.messages.some((m) => m.role === 'system')) lacks.push('the system prompt');
+  if (log && (file.tools === undefined || file.tools.length === 0)) lacks.push('the tool definitions');
   return {
     index: newest.index,
     reported: newest.inputTokens,
@@ -92,7 +94,6 @@ export function billedDiffers(billed: Pick<BilledSize, 'reported' | 'estimated'>
 /** Why the provider billed more (or less) than the estimate, in words: what the file does not hold, first. */
 export function billedWhy(billed: Pick<BilledSize, 'reported' | 'estimated' | 'lacks'>): string {
   if (billed.reported < billed.estimated) return 'the provider billed less than the file holds by this count';
-  if (billed.lacks.length === 0)
-    return 'the file holds the system prompt and tool definitions, and the estimate is under';
+  if (billed.lacks.length === 0) return 'the estimate is under what the provider counted for what the file holds';
   return `the file holds no ${billed.lacks.map((l) => l.replace(/^the /, '')).join(' and no ')}, which the provider counted`;
 }

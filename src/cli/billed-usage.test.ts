@@ -5,9 +5,12 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '../messages/types.js';
 import { estimateTokens } from '../models/estimate-tokens.js';
 import { captureIO, noRun } from '../test-support/cli.js';
+import { sharedPath } from '../test-support/corpus.js';
 import { runCli } from './commands.js';
 import { transcriptReport } from './report-from-transcript.js';
 import { reportPage } from './report-page.js';
+import { countingModel } from './transcript-count.js';
+import { readTranscriptFile } from './transcript-file.js';
 
 /*
  * Constructed here, shaped as a Claude Code session reads: no system prompt and no tool
@@ -93,7 +96,7 @@ describe('the billed usage a log records, beside the estimate', () => {
     expect(report.tokens + report.billed.beyond).toBe(billed);
   });
 
-  it('shows in the page the usage of a request body as its own request, not as a step', async () => {
+  it('takes the usage of a request body as its own request: a note in the page, no step, nothing missing', async () => {
     const messages: Message[] = [
       { role: 'user', content: 'Hello' },
       { role: 'assistant', content: 'Hi.' },
@@ -107,5 +110,55 @@ describe('the billed usage a log records, beside the estimate', () => {
     const page = await readFile(join(dir, 'p.html'), 'utf8');
     expect(page).toContain('The file records what the provider reported for its own request: 40 input tokens');
     expect(page).not.toContain('class="reported"');
+    // The body is the whole request: nothing of it is missing from the file.
+    const b = captureIO();
+    expect(await runCli(['inspect', path, '--json'], b.io, noRun)).toBe(0);
+    const { tokens, billed } = JSON.parse(b.out.join('\n'));
+    expect(billed).toEqual({ index: 3, reported: 40, estimated: tokens, beyond: 40 - tokens, lacks: [] });
   });
+});
+
+const FIXTURES = sharedPath('fixtures/transcripts');
+if (FIXTURES === undefined)
+  console.warn(
+    'billed-usage.test.ts: shared/fixtures/transcripts is not beside the checkout; the real logs are skipped.',
+  );
+
+/** Real logs whose readers record each reply's usage (../shared/fixtures/transcripts, read in place), with what the log lacks. */
+const REAL_LOGS = [
+  ['claude-code/ccviewer-nextjs-todo-orchestrator.jsonl', 'no system prompt and no tool definitions'],
+  ['claude-code/spotter-create-beads-opus46.jsonl', 'no system prompt and no tool definitions'],
+  ['codex-cli/codemie-rollout-gpt55-0.125.jsonl', 'no tool definitions'],
+  ['codex-cli/acidicsoil-rollout-gpt51codex-0.58.jsonl', 'no system prompt and no tool definitions'],
+  ['opencode/darkfactory-quiet-meadow-subagents.json', 'no system prompt and no tool definitions'],
+  ['openhands/openhands-basic-gui-mode-claude35.json', 'no system prompt and no tool definitions'],
+];
+
+describe.skipIf(FIXTURES === undefined)('the billed usage of real logs', () => {
+  it.for(REAL_LOGS)(
+    '%s: report draws what each reply was billed, inspect sizes the window by it',
+    async ([name, lacks]) => {
+      const path = join(FIXTURES as string, name as string);
+      const read = await readTranscriptFile(path);
+      const model = countingModel(undefined, read.model);
+      const data = transcriptReport(path, read, 'read as test', { model });
+      const carried = read.messages.filter((m) => m.role === 'assistant' && m.metadata?.reportedUsage !== undefined);
+      const drawn = data.steps.filter((s) => s.reported !== undefined);
+      expect(carried.length).toBeGreaterThan(0);
+      expect(drawn.length).toBe(carried.length);
+      expect(reportPage(data, 'test')).toContain('<polyline class="reported"');
+      const a = captureIO();
+      expect(await runCli(['inspect', path, '--json'], a.io, noRun)).toBe(0);
+      const report = JSON.parse(a.out.join('\n'));
+      const newest = drawn.at(-1) as { tokens: number; reported: number };
+      expect(report.billed).toMatchObject({ reported: newest.reported, estimated: newest.tokens });
+      const gap = (newest.reported - newest.tokens) / newest.reported;
+      // Measured, not assumed: every one of these logs was billed more than a tenth above its estimate.
+      expect(gap).toBeGreaterThan(0.1);
+      expect(data.notes.join(' ')).toContain(`the file holds ${lacks}, which the provider counted`);
+      console.log(
+        `${name}: ${drawn.length} steps reported; newest estimated ${newest.tokens}, billed ${newest.reported} (${(gap * 100).toFixed(1)}% above)`,
+      );
+    },
+  );
 });

@@ -53,7 +53,7 @@ export interface InspectReport extends CliCompactionSizes {
    * itself when nothing outside the protected tail is old enough to summarize.
    */
   summarize: { tokensAfter: number; messagesSummarized: number };
-  /** USD for sending the transcript once, when the model's price is known. */
+  /** USD for sending the transcript once (at the billed size, when the file records one), when the model's price is known. */
   inputCostUsd?: number;
 }
 
@@ -148,6 +148,8 @@ export async function inspectReport(
     },
   };
   const info = getModelInfo(model);
-  if (info?.inputPricePerMillion !== undefined) report.inputCostUsd = (tokens * info.inputPricePerMillion) / 1e6;
+  // At the billed size where the file records it: what sending it would cost.
+  const sent = tokens + (billed?.beyond ?? 0);
+  if (info?.inputPricePerMillion !== undefined) report.inputCostUsd = (sent * info.inputPricePerMillion) / 1e6;
   return report;
 }

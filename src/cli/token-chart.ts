@@ -134,7 +134,8 @@ export function tokenChart(report: InspectReport, source: string, c: Colours): s
       : `${label('after summarizing')}${c.green(bar(report.summarize.tokensAfter))} ${after(report.summarize.tokensAfter)}, ${report.summarize.messagesSummarized} old messages in one summary`,
   );
   if (report.inputCostUsd !== undefined) {
-    lines.push('', `Sending it once to ${report.model} costs about $${report.inputCostUsd.toFixed(4)} of input.`);
+    const at = report.billed === undefined ? '' : ' at the billed size';
+    lines.push('', `Sending it once to ${report.model} costs about $${report.inputCostUsd.toFixed(4)} of input${at}.`);
   }
   return lines;
 }

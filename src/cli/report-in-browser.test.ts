@@ -31,6 +31,8 @@ if (chromium === undefined)
 /** What the page shows, read from its DOM after it loaded. */
 interface Rendered {
   points: number;
+  /** Points of the line of what the provider reported, 0 when the page draws none. */
+  reportedPoints: number;
   drawn: number;
   chart: { width: number; height: number };
   marks: { cls: string; freed: number; count: number; title: string; height: number }[];
@@ -48,6 +50,7 @@ const READ = `(() => {
   const box = svg.getBoundingClientRect();
   return {
     points: svg.querySelector('polyline.series').getAttribute('points').trim().split(/\\s+/).length,
+    reportedPoints: svg.querySelector('polyline.reported')?.getAttribute('points').trim().split(/\\s+/).length ?? 0,
     drawn: JSON.parse(document.getElementById('report-series').textContent).steps.length,
     chart: { width: box.width, height: box.height },
     marks: [...svg.querySelectorAll('g.mark')].map((g) => ({
@@ -246,12 +249,12 @@ describe.skipIf(chromium === undefined)('the run report in a real browser', () =
 
   const claudeCode = sharedPath('fixtures/transcripts/claude-code/ccviewer-nextjs-todo-orchestrator.jsonl');
   it.skipIf(claudeCode === undefined)(
-    'draws a real Claude Code session with the tools it called',
+    'draws a real Claude Code session with the tools it called and what each request was billed',
     async () => {
       const input = claudeCode as string;
       const page = join(dir, 'claude-code.html');
       await report(input, page);
-      const { rendered } = await open(page);
+      const { page: tab, rendered } = await open(page);
       const { messages } = await readTranscriptFile(input);
       const names = new Map(
         messages.flatMap((m) =>
@@ -264,6 +267,17 @@ describe.skipIf(chromium === undefined)('the run report in a real browser', () =
       expect(rendered.points).toBe(messages.filter((m) => m.role === 'assistant').length);
       expect(new Set(rendered.tools.map((r) => r[0]))).toEqual(called);
       expect(rendered.largest.length).toBe(Math.min(10, messages.filter((m) => m.role === 'tool').length));
+      // What Anthropic billed each reply's request, as the log records it: a line of its own, and in the tip.
+      const billed = messages.filter((m) => m.role === 'assistant' && m.metadata?.reportedUsage !== undefined);
+      expect(billed.length).toBeGreaterThan(0);
+      expect(rendered.reportedPoints).toBe(billed.length);
+      const box = await tab.evaluate<{ x: number; y: number }>(
+        `(() => { const r = document.querySelector('svg.chart').getBoundingClientRect(); return { x: r.right - 20, y: r.top + r.height / 2 }; })()`,
+      );
+      await tab.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: box.x, y: box.y });
+      const tip = await tab.evaluate<string>(`document.getElementById('tip').textContent`);
+      expect(tip).toMatch(/^step \d+: [\d,]+ tokens estimated, [\d,]+ reported, \d+% of the window$/);
+      expect(tab.log.errors).toEqual([]);
       expect(await readFile(input, 'utf8')).not.toBe(''); // read in place, untouched
     },
     120_000,

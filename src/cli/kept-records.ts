@@ -30,19 +30,26 @@ function callIds(record: Record<string, unknown>): string[] {
 }
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
-/** What a record is, whatever its text: its role, item type and call ids. Records that match here stand for one another. */
+/**
+ * What a record is, whatever its text: its role, item type and call ids. Records that match here
+ * may stand for one another; only those with call ids (marked by no leading '~') name one record.
+ */
 function signature(record: unknown): string {
-  if (!isPlain(record)) return JSON.stringify(record);
+  if (!isPlain(record)) return `~${JSON.stringify(record)}`;
   const type = record.type === 'message' ? undefined : record.type;
-  return JSON.stringify([record.role, type, callIds(record)]);
+  const ids = callIds(record);
+  return `${ids.length === 0 ? '~' : ''}${JSON.stringify([record.role, type, ids])}`;
 }
+/** Whether a key names one record: an exact one always, a loose one when it has call ids. */
+const names = (key: string, kind: 'exact' | 'loose') => kind === 'exact' || !key.startsWith('~');
 
 /**
  * Pairs the records of `b` with those of `a` they stand for: in order, equal `exact` keys first
  * (a common start and end, then keys unique on both sides as anchors), a stretch of the same
- * length and the same `loose` keys position by position, then `loose` keys unique on both sides;
- * and last, out of order, any `loose` key unique among what is left (a record moved). Returns,
- * for each index of `b`, the index of `a` it stands for, or undefined for a new record.
+ * length and the same `loose` keys position by position, then `loose` keys with call ids unique
+ * on both sides; and last, out of order, a key of either kind that names one record among what
+ * is left on each side (a record moved). Returns, for each index of `b`, the index of `a` it
+ * stands for, or undefined for a new record.
  */
 function pairUp(a: { exact: string[]; loose: string[] }, b: { exact: string[]; loose: string[] }) {
   const of: (number | undefined)[] = b.exact.map(() => undefined);
@@ -54,7 +61,8 @@ function pairUp(a: { exact: string[]; loose: string[] }, b: { exact: string[]; l
       for (let i = 0; b0 + i < b1; i++) of[b0 + i] = a0 + i;
       return;
     }
-    const anchors = increasing(unique(a[key], a0, a1), unique(b[key], b0, b1));
+    const named = (keys: string[]) => (i: number) => names(keys[i] as string, key);
+    const anchors = increasing(unique(a[key], a0, a1, named(a[key])), unique(b[key], b0, b1, named(b[key])));
     if (anchors.length === 0) {
       if (key === 'exact') inOrder(a0, a1, b0, b1, 'loose');
       return;
@@ -68,12 +76,15 @@ function pairUp(a: { exact: string[]; loose: string[] }, b: { exact: string[]; l
     inOrder(pa, a1, pb, b1, key);
   };
   inOrder(0, a.exact.length, 0, b.exact.length, 'exact');
-  const used = new Set(of);
-  const leftA = unique(a.loose, 0, a.loose.length, (i) => !used.has(i));
-  const leftB = unique(b.loose, 0, b.loose.length, (i) => of[i] === undefined);
-  for (const [key, bi] of leftB) {
-    const ai = leftA.get(key);
-    if (ai !== undefined) of[bi] = ai;
+  // What is left pairs out of order (a record moved) by a key that names one record on each side.
+  for (const kind of ['exact', 'loose'] as const) {
+    const used = new Set(of);
+    const leftA = unique(a[kind], 0, a[kind].length, (i) => !used.has(i) && names(a[kind][i] as string, kind));
+    const leftB = unique(b[kind], 0, b[kind].length, (i) => of[i] === undefined && names(b[kind][i] as string, kind));
+    for (const [k, bi] of leftB) {
+      const ai = leftA.get(k);
+      if (ai !== undefined) of[bi] = ai;
+    }
   }
   return of;
 }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { captureIO, noRun } from '../test-support/cli.js';
 import { sharedPath } from '../test-support/corpus.js';
+import { savedSession } from '../test-support/report-runs.js';
 import { runCli } from './commands.js';
 
 /*
@@ -66,6 +67,15 @@ describe('one count for one file', () => {
     expect(counts.done).toEqual(counts.preview);
     expect(counts.done.results).toBeGreaterThan(0);
   });
+
+  it('gives a FileSessionStore log one total in all three commands: the transcript it ends with', async () => {
+    // A session saved by a scripted run (test-support/report-runs.ts): 2 turns of 30 reads, compacted as it went.
+    const run = await savedSession(await mkdtemp(join(tmpdir(), 'lousho-one-count-session-')), 2, 30, 12_000);
+    const counts = await threeCounts(run.log, ['--model', 'gpt-4o', '--protected-tokens', '3000']);
+    expect(counts.compact).toBe(counts.inspect);
+    expect(counts.report).toBe(counts.inspect);
+    expect(counts.done).toEqual(counts.preview);
+  }, 120_000);
 
   const cases: { file: string; options: string[] }[] = REAL.flatMap((file) => [
     { file, options: [] },

@@ -8,6 +8,7 @@ import { SessionState } from '../sessions/session-state.js';
 import type { ReportData, ReportMark, ReportStep } from './report-data.js';
 import { reportMakeup } from './report-makeup.js';
 import { type ReportWindowOptions, reportWindow } from './report-window.js';
+import { transcriptTokens } from './transcript-count.js';
 
 /** How far from the end a rewrite's kept copy of the newest message is looked for. */
 const TAIL_SEARCH = 8;
@@ -167,6 +168,8 @@ export function sessionLogReport(title: string, text: string, options: ReportWin
     steps,
     marks,
     ...reportMakeup(produced, state.messages, profile, stepOf),
+    // The transcript the log ends with, as inspect and compact read and count it.
+    transcriptTokens: transcriptTokens({ messages: state.messages }, options.model),
     notes: [
       'A session log records each compaction as the transcript it left (a rewrite, or the end it rewrote: a tail), not what made it: an overflow recovery shows as a compaction too.',
     ],

@@ -238,6 +238,42 @@ describe('lousho compact writes back without loss: every format it writes back',
   );
 });
 
+describe('lousho compact writes back without loss: session files', () => {
+  it('keeps saved bytes as they were saved, and --repair applies to a session file too', async () => {
+    const dir = await folder();
+    const path = join(dir, 's.json');
+    // A session file as serializeSession() writes it: bytes as { $bytes: base64 }. The result of 'a' is logged late.
+    const image = {
+      type: 'image',
+      image: { $bytes: Buffer.from([137, 80, 78, 71]).toString('base64') },
+      mediaType: 'image/png',
+    };
+    const messages = [
+      { role: 'user', content: [{ type: 'text', text: 'Look.' }, image] },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'read', arguments: {} }] },
+      { role: 'user', content: 'And?' },
+      { role: 'tool', toolCallId: 'a', content: BIG, x_note: 1 },
+      { role: 'assistant', content: 'Done.' },
+    ];
+    await writeFile(path, JSON.stringify({ format: 'lousho-session-1', messages }));
+    const refused = captureIO();
+    expect(await runCli(['compact', path], refused.io, noRun)).toBe(1);
+    expect(refused.err.at(-1)).toMatch(/`lousho compact --repair` fixes this/);
+    const cli = captureIO();
+    const argv = ['compact', path, '--repair', '--out', path, '--overwrite', '--protected-tokens', '0'];
+    expect(await runCli(argv, cli.io, noRun)).toBe(0);
+    expect(cli.err[0]).toMatch(/^repaired messages\[3\]: moved the result of call 'a'/);
+    const written = JSON.parse(await readFile(path, 'utf8')) as { messages: Json[] };
+    expect(written.messages[0]).toEqual(messages[0]);
+    expect(written.messages[2]).toMatchObject({
+      toolCallId: 'a',
+      x_note: 1,
+      content: expect.stringMatching(/^\[pruned: /),
+    });
+    expect(written.messages.slice(3)).toEqual([messages[2], messages[4]]);
+  });
+});
+
 describe('lousho compact writes back without loss: records moved or removed', () => {
   it('keeps the unread fields of records --repair moved, and of those around them', async () => {
     // Constructed OpenAI chat messages (the Chat Completions shape): the result of call 'b' logged after a user message.

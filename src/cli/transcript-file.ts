@@ -16,7 +16,7 @@ import {
 import { LoushoError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
-import { parseSession, SESSION_FORMAT, toSessionJson } from '../sessions/serialize.js';
+import { fromSessionJson, SESSION_FORMAT, toSessionJson } from '../sessions/serialize.js';
 import { keepUnread, keptRecords } from './kept-records.js';
 import { requestExtras } from './request-extras.js';
 import { isSessionLog, readSessionLog } from './session-log-file.js';
@@ -138,8 +138,11 @@ export async function readTranscriptFile(
   const { data, jsonl } = parse(path, text);
   const object = isRecord(data) ? data : undefined;
   if (object?.format === SESSION_FORMAT) {
-    const messages = parseSession(JSON.stringify(object));
-    const read = { records: object.messages as unknown[], messages };
+    if (!Array.isArray(object.messages)) throw unrecognized(path, 'it is a session file without a list of messages');
+    // Read as our messages are, so that --repair and its hint apply; bytes come back as bytes.
+    const records = object.messages;
+    const messages = readFormat('lousho', fromSessionJson(JSON.stringify(records)) as unknown[], undefined, convert);
+    const read = { records, messages };
     return { messages, source: { format: 'lousho', container: 'session', leftOut: [], object, read } };
   }
   const log = LOG_FORMATS.find((f) => (from === undefined ? f.detect(data) : f.id === from));

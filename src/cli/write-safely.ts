@@ -55,11 +55,10 @@ async function target(path: string, label: string): Promise<{ file: string; mode
     return { file: path, mode: 0o644 };
   }
   // A link is followed, and the file it names is replaced (the link stays a link).
-  const file = link.isSymbolicLink() ? await realpath(path).catch(() => undefined) : path;
-  if (file === undefined) throw refuse('it is a link to nothing');
-  const found = file === path ? link : await stat(file);
+  const found = link.isSymbolicLink() ? await stat(path).catch(() => undefined) : link;
+  if (found === undefined) throw refuse('it is a link to nothing');
   if (!found.isFile()) throw refuse(`it is ${kind(found)}, not a regular file`);
-  return { file, mode: found.mode & 0o777 };
+  return { file: link.isSymbolicLink() ? await realpath(path) : path, mode: found.mode & 0o777 };
 }
 
 /**

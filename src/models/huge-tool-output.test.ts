@@ -20,14 +20,17 @@ async function runWithToolOutput(output: string) {
   return result;
 }
 
+/** 12 to 20 MB of text through the estimator and compaction: seconds of CPU alone, several times that on a loaded machine. */
+const HUGE = { timeout: 180_000 };
+
 describe('a run whose tool returns one huge run of text without a break', () => {
-  it('finishes when the tool returns 4M CJK characters (12 MB)', async () => {
+  it('finishes when the tool returns 4M CJK characters (12 MB)', HUGE, async () => {
     const result = await runWithToolOutput(randomCjk(4 * 2 ** 20, 1));
     expect(result.text).toBe('Read it.');
     expect(result.finishReason).toBe('stop');
   });
 
-  it('finishes when the tool returns 10M UTF-16 units of emoji', async () => {
+  it('finishes when the tool returns 10M UTF-16 units of emoji', HUGE, async () => {
     const result = await runWithToolOutput(randomEmoji(10_000_000, 2));
     expect(result.text).toBe('Read it.');
     // The output was far over the window: compaction pruned it from the transcript, the run went on.

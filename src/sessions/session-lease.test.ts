@@ -171,7 +171,7 @@ describe('one writer per session', () => {
     }
     expect(starts).toBe(0);
     expect(abandoned).toBe(40);
-  });
+  }, 120_000); // 40 trials, each waiting out a lease and a takeover
 
   it('gives its lease back only after a renewal in flight, so the next writer gets the session at once', async () => {
     let slow = false;

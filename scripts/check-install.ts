@@ -7,7 +7,8 @@
  *   manifest) or about an engine the example's packages refuse (EBADENGINE);
  * - each example prints what the README shows under it, and type-checks (strict) against the
  *   package's published declarations;
- * - `npx lousho --version` runs the installed command.
+ * - `npx lousho --version` runs the installed command, and `npx lousho run` (the main job, with
+ *   no model configured) completes in the project that installed it and writes its page.
  * It needs the registry and takes a minute or two, so it is not part of `npm test`.
  * Run: npm run check:install (LOUSHO_KEEP=1 keeps the temporary folder).
  */
@@ -27,12 +28,27 @@ const nodeTypes = ['--typeRoots', join(ROOT, 'node_modules', '@types'), '--types
 const work = mkdtempSync(join(tmpdir(), 'lousho-install-'));
 const failures: string[] = [];
 
+/** No model configured: no key, no LOUSHO_MODEL, and local servers looked for where none answers. */
+const NO_MODEL: NodeJS.ProcessEnv = {
+  LOUSHO_MODEL: '',
+  OPENAI_API_KEY: '',
+  ANTHROPIC_API_KEY: '',
+  OPENROUTER_API_KEY: '',
+  OLLAMA_HOST: 'http://127.0.0.1:1',
+  LMSTUDIO_BASE_URL: 'http://127.0.0.1:1/v1',
+};
+
 /** Runs a command: its exit code, its stdout and stderr in one string, and its stdout alone. */
-function run(command: string, args: string[], cwd: string): { status: number | null; output: string; stdout: string } {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): { status: number | null; output: string; stdout: string } {
   const result = spawnSync(command, args, {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false', NO_COLOR: '1' },
+    env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false', NO_COLOR: '1', ...env },
   });
   return { status: result.status, output: `${result.stdout}${result.stderr}`.trimEnd(), stdout: result.stdout };
 }
@@ -92,6 +108,16 @@ for (const [n, example] of examples.entries()) {
   if (n === 0) {
     const bin = run('npx', ['--no-install', 'lousho', '--version'], project);
     check('npx lousho --version runs the installed command', bin.output.includes(version), bin.output);
+    // The main job in the user's own project (package.json, node_modules, the example), with no model configured.
+    const page = join(work, 'run.html');
+    const job = run('npx', ['--no-install', 'lousho', 'run', '--quiet', '--out', page], project, NO_MODEL);
+    check(
+      'npx lousho run completes in the project that installed it, and writes its page',
+      job.status === 0 &&
+        job.output.includes(`Report: ${page}`) &&
+        readFileSync(page, 'utf8').startsWith('<!doctype html>'),
+      `exit ${job.status}\n${job.output}`,
+    );
   }
 }
 

@@ -84,8 +84,9 @@ in, or the one --to names. Reports on stderr what it did: results pruned, messag
 tokens before and after (the total \`lousho inspect\` gives); shows progress while a summarizer works.
 
 Options:
-  --out <file>              where to write (default: stdout); the file is replaced only once the
-                            new one is written whole and reads back as the compacted transcript
+  --out <file>              where to write (default: stdout): a regular file or a new one, replaced
+                            only once the new one is written whole and reads back as the compacted
+                            transcript, and not written at all when nothing changed
   --overwrite               let --out be the transcript it reads
   --strategy <name>         prune (default): replace old tool results by markers;
                             compactor: drain the oldest turns and summarize the rest of the head;

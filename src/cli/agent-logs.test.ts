@@ -33,6 +33,26 @@ const LOGS: [
   ],
   // Records 16-22 are one reply (Glob, then WebSearch logged after Glob's result): one assistant message.
   ['claude-code/spotter-create-beads-opus46.jsonl', 'Claude Code session JSONL', 32, 16, 'claude-opus-4-6', 0],
+  // One tool_result record is logged twice with the same uuid: read once (it exited 1 with 'a second result').
+  [
+    'claude-code/vibe-claude-code-duplicate-record.jsonl',
+    'Claude Code session JSONL',
+    73,
+    30,
+    'claude-sonnet-4-20250514',
+    0,
+  ],
+  // A subagent's own file: every record isSidechain, read as its conversation (it gave no messages).
+  [
+    'claude-code/spotter-acompact-subagent-sidechain.jsonl',
+    "Claude Code session JSONL (a subagent's own conversation",
+    2,
+    0,
+    'claude-opus-4-6',
+    0,
+  ],
+  ['gemini-cli/vibe-gemini-cli-recording.jsonl', 'Gemini CLI chat recording', 21, 12, 'gemini-3.1-pro-preview', 0],
+  ['copilot-cli/vibe-copilot-cli-session.json', 'GitHub Copilot CLI session', 21, 15, undefined, 0],
   ['codex-cli/codemie-rollout-gpt55-0.125.jsonl', 'Codex CLI rollout', 173, 102, 'gpt-5.5', 0],
   ['codex-cli/acidicsoil-rollout-gpt51codex-0.58.jsonl', 'Codex CLI rollout', 80, 39, 'gpt-5.1-codex', 0],
   ['opencode/darkfactory-nimble-pixel-gpt53codex.json', 'opencode session export', 12, 4, 'gpt-5.3-codex', 0],
@@ -77,11 +97,17 @@ const LOGS: [
   ['tau-bench/avaljotsingh-retail-assertions-agent-10tasks.json', 'tau-bench results', 25, 5, undefined, 0],
 ];
 
-const REFUSED = [
-  'anthropic/pydanticai-cassette-parallel-tool-calls.yaml',
-  'openai-chat/pydanticai-cassette-openai-tool-output.yaml',
-  'openai-responses/pydanticai-cassette-simple-response-with-tool-call.yaml',
-  'langchain/langsmith-run-chatopenai-lc-constructor.ts',
+/** Files of kinds lousho does not read, each refused in one line that names what it is and what to give. */
+const REFUSED: [file: string, says: string][] = [
+  ['anthropic/pydanticai-cassette-parallel-tool-calls.yaml', "it is a VCR cassette (YAML): give one request's body"],
+  ['openai-chat/pydanticai-cassette-openai-tool-output.yaml', "it is a VCR cassette (YAML): give one request's body"],
+  ['openai-responses/pydanticai-cassette-simple-response-with-tool-call.yaml', 'it is a VCR cassette (YAML)'],
+  ['langchain/langsmith-run-chatopenai-lc-constructor.ts', 'it is a JavaScript or TypeScript module'],
+  // A real Aider history whose every user line is an aider command: recognised, and nothing in it reached a model.
+  [
+    'aider/zen-aider.chat.history.md',
+    "read as Aider chat history (aider's own commands left out: /add, /copy-context), it gave none",
+  ],
 ];
 
 describe.skipIf(FIXTURES === undefined)('the real agent logs of shared/fixtures/transcripts', () => {
@@ -119,17 +145,51 @@ describe.skipIf(FIXTURES === undefined)('the real agent logs of shared/fixtures/
     expect(await usage('swe-agent/sweagent-fc-gpt4o-marshmallow-1867.traj')).toBeUndefined();
   });
 
-  it.each(REFUSED)('refuses %s with exit 2, naming the formats it reads, and writes nothing', async (file) => {
+  it.each(REFUSED)('refuses %s with exit 2 in one short line naming it, and writes nothing', async (file, says) => {
     const dir = await mkdtemp(join(tmpdir(), 'lousho-logs-'));
     const out = join(dir, 'out.json');
     const cli = captureIO();
-    expect(await runCli(['compact', join(FIXTURES as string, file), '--out', out], cli.io, noRun)).toBe(2);
+    const path = join(FIXTURES as string, file);
+    expect(await runCli(['compact', path, '--out', out], cli.io, noRun)).toBe(2);
     expect(cli.err).toHaveLength(1);
-    expect(cli.err[0]).toMatch(
-      /^LOUSHO_TRANSCRIPT_UNRECOGNIZED: .* holds no messages: it is neither JSON nor JSON lines/,
-    );
-    expect(cli.err[0]).toContain('Claude Code session JSONL, Codex CLI rollout, opencode session export');
+    expect(cli.err[0]).toContain(`LOUSHO_TRANSCRIPT_UNRECOGNIZED: ${path} holds no messages: ${says}`);
+    expect((cli.err[0] as string).replace(path, '').length).toBeLessThan(200);
+    expect(cli.err[0]).not.toMatch(/\.\.$/);
     await expect(readFile(out)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('reads the trajectory --trajectory names (from 1) in inspect, compact and report, saying which of how many', async () => {
+    const file = join(FIXTURES as string, 'tau-bench/avaljotsingh-retail-assertions-agent-10tasks.json');
+    const first = captureIO();
+    expect(await runCli(['inspect', file], first.io, noRun)).toBe(0);
+    expect(first.out.join('\n')).toContain(
+      'read as tau-bench results (trajectory 1 of 10, task_id 80; --trajectory N reads another)',
+    );
+    const third = captureIO();
+    expect(await runCli(['inspect', file, '--trajectory', '3'], third.io, noRun)).toBe(0);
+    expect(third.out.join('\n')).toContain('read as tau-bench results (trajectory 3 of 10, task_id 82)');
+    expect(third.out[0]).toMatch(/: 17 messages,/);
+    const dir = await mkdtemp(join(tmpdir(), 'lousho-logs-'));
+    const compacted = captureIO();
+    const out = join(dir, 'three.json');
+    expect(await runCli(['compact', file, '--trajectory', '3', '--out', out], compacted.io, noRun)).toBe(0);
+    expect((await readTranscriptFile(out)).messages).toHaveLength(17);
+    const page = captureIO();
+    expect(await runCli(['report', file, '--trajectory', '10', '--out', join(dir, 'ten.html')], page.io, noRun)).toBe(
+      0,
+    );
+    for (const [args, says] of [
+      [['--trajectory', '11'], 'holds 10 trajectories; give a number from 1 to 10, not 11.'],
+      [['--trajectory', '0'], '--trajectory must be a number from 1'],
+    ] as const) {
+      const bad = captureIO();
+      expect(await runCli(['inspect', file, ...args], bad.io, noRun)).toBe(2);
+      expect(bad.err[0]).toContain(says);
+    }
+    const one = captureIO();
+    const traj = join(FIXTURES as string, 'swe-agent/sweagent-gpt4-test-repo-i1.traj');
+    expect(await runCli(['compact', traj, '--trajectory', '2'], one.io, noRun)).toBe(2);
+    expect(one.err[0]).toContain('holds one trajectory (SWE-agent trajectory); drop --trajectory.');
   });
 
   it('compacts a Claude Code session into the format it names, and refuses to write it over the log', async () => {

@@ -1,6 +1,7 @@
 import { LoushoError } from '../errors/lousho-error.js';
 import type { CliIO } from './cli-io.js';
 import { compact } from './compact-command.js';
+import { formats } from './formats-command.js';
 import { COMMANDS, USAGE, version } from './help.js';
 import { inspect } from './inspect-command.js';
 import { report } from './report-command.js';
@@ -25,6 +26,7 @@ export async function runCli(argv: string[], io: CliIO, run: RunJob): Promise<nu
     if (command === 'inspect') await inspect(rest, io);
     else if (command === 'compact') await compact(rest, io);
     else if (command === 'report') await report(rest, io);
+    else if (command === 'formats') await formats(rest, io);
     else if (command === 'run') await runCommand(rest, io, run);
     else if (command === 'help' || command === '--help' || command === '-h') io.out(USAGE);
     else if (command === '--version' || command === '-v') io.out(version());

@@ -86,6 +86,7 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
     model: { type: 'string' },
     to: { type: 'string' },
     from: { type: 'string' },
+    trajectory: { type: 'string' },
     summarizer: { type: 'string' },
     overwrite: { type: 'boolean' },
     repair: { type: 'boolean' },
@@ -105,7 +106,7 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
     source,
     tools,
     model: named,
-  } = await readTranscriptArg('compact', positionals, values.from, repair);
+  } = await readTranscriptArg('compact', positionals, values, repair);
   const out = typeof values.out === 'string' ? values.out : undefined;
   if (out !== undefined && (await sameFile(file, out))) {
     if (source.log !== undefined)

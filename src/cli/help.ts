@@ -2,14 +2,15 @@ import { readFileSync } from 'node:fs';
 import { TRANSCRIPT_FORMATS } from '../converters/transcript-format.js';
 
 /** The commands `lousho` knows. */
-export const COMMANDS = ['run', 'inspect', 'compact', 'report'] as const;
+export const COMMANDS = ['run', 'inspect', 'compact', 'report', 'formats'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 const FORMATS = `A transcript is a JSON array of messages, { "messages": [...] } (an agent's trajectory), one
 message per line (JSONL), or a session file. Its format is detected (${TRANSCRIPT_FORMATS.join(', ')});
 --from names it when detection cannot tell. Agent logs are read too (Claude Code, Codex CLI, opencode,
-OpenHands, SWE-agent, mini-swe-agent, tau-bench, LangChain, FileSessionStore logs); compact writes
-those it cannot write back in a message format it names.`;
+Gemini CLI, GitHub Copilot CLI, Cline and Roo Code, ACP streams, Aider, OpenHands, SWE-agent,
+mini-swe-agent, tau-bench, LangChain, FileSessionStore logs); compact writes those it cannot write
+back in a message format it names. \`lousho formats\` lists them all, with what each cannot carry.`;
 
 /** What the total of inspect, compact and report counts: one count for all three. */
 const TOTAL = `The total, the same in inspect, compact and report, is the request the file makes as the
@@ -25,6 +26,7 @@ Commands:
   inspect <transcript>      what a transcript is made of: a token chart per role and per tool
   compact <transcript>      compacts a transcript once and writes it
   report <transcript>       a page picturing the run: each step's size, every compaction, the make-up
+  formats                   the formats read: the --from id of each, and what it cannot carry
 
 Options:
   -h, --help                this help; \`lousho <command> --help\` for a command's options
@@ -71,6 +73,8 @@ Options:
   --protected-tokens <N>    the protected tail of the previews (default: compact's, 40,000 tokens
                             at most half the threshold)
   --from <format>           the transcript's format, when detection cannot tell
+  --trajectory <N>          of a file of several trajectories (tau-bench results), the N-th,
+                            counted from 1 (default: the first; the output says which of how many)
   --json                    the numbers as JSON instead of the chart
   --repair                  pair calls and results that do not pair, as \`lousho compact --repair\`
                             does, and print each change
@@ -99,6 +103,8 @@ Options:
   --context-window <N>      the window in tokens, when the model's is not known
   --model <id>              the model whose tokenizer and window to use (default: the model the file names)
   --from <format>           the transcript's format, when detection cannot tell
+  --trajectory <N>          of a file of several trajectories (tau-bench results), the N-th,
+                            counted from 1 (default: the first; the output says which of how many)
   --to <format>             write in this format instead of the one read
   --repair                  pair calls and results that do not pair (a result is moved to its call,
                             joined or kept as a note, never dropped) and print each change
@@ -126,9 +132,20 @@ Options:
   --context-window <N>      the window in tokens, when the model's is not known
   --threshold <share>       the compaction threshold as a share of the window (default: 0.9)
   --from <format>           the input's format, when detection cannot tell
+  --trajectory <N>          of a file of several trajectories (tau-bench results), the N-th,
+                            counted from 1 (default: the first; the output says which of how many)
   -h, --help                this help
 
 ${FORMATS}`,
+  formats: `Usage: lousho formats [--json]
+
+Lists every format lousho reads, one line each: the id --from takes to name it (detection picks
+one otherwise), its name, and what of it is not read or not carried. A file of none of them is
+refused in one line that names this command.
+
+Options:
+  --json                    the list as JSON
+  -h, --help                this help`,
 };
 
 /** The package's version, read from its package.json (two folders up, from src/cli or dist/cli). */

@@ -14,6 +14,7 @@ export async function inspect(args: string[], io: CliIO): Promise<void> {
   const parsed = parseCommandArgs('inspect', args, {
     model: { type: 'string' },
     from: { type: 'string' },
+    trajectory: { type: 'string' },
     'context-window': { type: 'string' },
     threshold: { type: 'string' },
     'protected-tokens': { type: 'string' },
@@ -32,7 +33,7 @@ export async function inspect(args: string[], io: CliIO): Promise<void> {
   const { file, source, ...read } = await readTranscriptArg(
     'inspect',
     positionals,
-    values.from,
+    values,
     repairOption('inspect', values.repair, io),
   );
   const report = await inspectReport(

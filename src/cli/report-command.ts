@@ -27,6 +27,7 @@ export async function report(args: string[], io: CliIO): Promise<void> {
     out: { type: 'string' },
     model: { type: 'string' },
     from: { type: 'string' },
+    trajectory: { type: 'string' },
     'context-window': { type: 'string' },
     threshold: { type: 'string' },
   });
@@ -38,7 +39,7 @@ export async function report(args: string[], io: CliIO): Promise<void> {
     throw new UsageError(
       `lousho report: --threshold must be a share of the window, such as 0.8; got ${values.threshold}.`,
     );
-  const read = await readTranscriptArg('report', positionals, values.from);
+  const read = await readTranscriptArg('report', positionals, values);
   const model = typeof values.model === 'string' ? values.model : (read.model ?? 'gpt-4o');
   const options = {
     model,

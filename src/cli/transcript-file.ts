@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { ToolDefinition } from '../contracts/tool-definition.js';
-import type { ConvertOptions } from '../converters/checked-transcript.js';
 import { isMiniSweAgentTrajectory, miniSweAgentExtras } from '../converters/from-mini-swe-agent.js';
 import { isRecord } from '../converters/invalid-input.js';
-import { LOG_FORMATS, type LogFormat } from '../converters/log-formats.js';
+import { LOG_FORMATS, type LogFormat, type LogReadOptions } from '../converters/log-formats.js';
 import type { ReportedUsage } from '../converters/log-reading.js';
 import {
   detectFormat,
@@ -20,6 +19,7 @@ import { fromSessionJson, SESSION_FORMAT, toSessionJson } from '../sessions/seri
 import { keepUnread, keptRecords } from './kept-records.js';
 import { requestExtras } from './request-extras.js';
 import { isSessionLog, readSessionLog } from './session-log-file.js';
+import { unreadKind } from './unread-kinds.js';
 
 /** Where a transcript's messages were in its file, and in what format, so it can be written back the same way. */
 export interface TranscriptSource {
@@ -56,8 +56,8 @@ export interface TranscriptFile {
   reported?: ReportedUsage;
 }
 
-/** How a file is read: the format when detection should not decide, and repairTranscript() when asked. */
-export interface ReadTranscriptOptions extends ConvertOptions {
+/** How a file is read: the format when detection should not decide, the trajectory of a file of several, and repairTranscript() when asked. */
+export interface ReadTranscriptOptions extends LogReadOptions {
   /** A message format or an agent log's id (see {@link READ_FORMATS}); detected when absent. */
   from?: string;
 }
@@ -68,17 +68,17 @@ const SESSION_LOG = 'session-log';
 /** Every format a file can be read in, by the name --from takes. */
 export const READ_FORMATS: readonly string[] = [...TRANSCRIPT_FORMATS, ...LOG_FORMATS.map((f) => f.id), SESSION_LOG];
 
-/** A file that holds no transcript: refused, and nothing is written from it. */
-function unrecognized(path: string, what: string): LoushoError {
-  const formats = [
-    ...Object.values(FORMAT_NAMES),
-    ...LOG_FORMATS.map((f) => f.name),
-    'mini-swe-agent trajectories',
-    'lousho session files and FileSessionStore logs',
-  ];
+/**
+ * A file that holds no transcript: refused in one line, and nothing is written from it. A
+ * kind of file people often give is named with what to give instead; else `lousho formats`
+ * is the next step.
+ */
+function unrecognized(path: string, what: string, file?: { text: string } | { data: unknown }): LoushoError {
+  const kind = file === undefined ? undefined : unreadKind(file);
+  const next = '`lousho formats` lists what is read; --from names one when detection cannot tell.';
   return new LoushoError(
     'LOUSHO_TRANSCRIPT_UNRECOGNIZED',
-    `${path} holds no messages: ${what}. lousho reads ${formats.join(', ')} (a JSON array, { "messages": [...] }, JSON lines or a session file); name the format with --from (${READ_FORMATS.join(', ')}) when detection cannot tell.`,
+    kind === undefined ? `${path} holds no messages: ${what}. ${next}` : `${path} holds no messages: it is ${kind}.`,
     { details: { path } },
   );
 }
@@ -91,23 +91,47 @@ function parse(path: string, text: string): { data: unknown; jsonl: boolean } {
       const lines = text.split('\n').filter((line) => line.trim() !== '');
       return { data: lines.map((line) => JSON.parse(line) as unknown), jsonl: true };
     } catch {
-      throw unrecognized(path, 'it is neither JSON nor JSON lines (YAML cassettes and JS modules are not read)');
+      throw unrecognized(path, 'it is neither JSON nor JSON lines, nor a log read as text', { text });
     }
   }
 }
 
-/** A read of nothing is never a success: the file is in a format this reader does not know. */
+/** A read of nothing is never a success: the file holds nothing a model saw, or is in a format this reader does not know. */
 function checkedRead(path: string, file: TranscriptFile, what: string): TranscriptFile {
-  if (file.messages.length === 0) throw unrecognized(path, `read as ${what}, it gave no messages`);
+  if (file.messages.length === 0)
+    throw new LoushoError(
+      'LOUSHO_TRANSCRIPT_UNRECOGNIZED',
+      `${path} holds no messages: read as ${what}, it gave none.`,
+      {
+        details: { path },
+      },
+    );
   validateMessages(file.messages, { pendingCalls: true }); // a saved run may end mid-step, its last calls unanswered
   return file;
 }
 
-/** An agent log that cannot be written back, read: `compact` writes it in the log's `writeAs` format. */
-function readLog(path: string, log: LogFormat, data: unknown, options: ConvertOptions): TranscriptFile {
-  const { messages, ...extras } = log.read(data, options);
-  const source: TranscriptSource = { format: log.writeAs, container: 'array', leftOut: [], log: log.name };
-  return checkedRead(path, { messages, source, ...extras }, log.name);
+/**
+ * An agent log that cannot be written back, read: `compact` writes it in the log's `writeAs`
+ * format. What the reader says of the read (the trajectory, a subagent's file) goes with the
+ * log's name; `trajectory` is refused with LOUSHO_CONFIG_INVALID where the file has no such one.
+ */
+function readLog(path: string, log: LogFormat, data: unknown, options: LogReadOptions): TranscriptFile {
+  const { trajectory } = options;
+  if (trajectory !== undefined) {
+    const count = log.trajectories?.(data) ?? 1;
+    if (!Number.isInteger(trajectory) || trajectory < 1 || trajectory > count)
+      throw new LoushoError(
+        'LOUSHO_CONFIG_INVALID',
+        log.trajectories === undefined
+          ? `trajectory: ${path} holds one trajectory (${log.name}); drop --trajectory.`
+          : `trajectory: ${path} holds ${count} trajectories; give a number from 1 to ${count}, not ${trajectory}.`,
+        { details: { option: 'trajectory', path } },
+      );
+  }
+  const { messages, detail, ...extras } = log.read(data, options);
+  const name = detail === undefined ? log.name : `${log.name} (${detail})`;
+  const source: TranscriptSource = { format: log.writeAs, container: 'array', leftOut: [], log: name };
+  return checkedRead(path, { messages, source, ...extras }, name);
 }
 
 /**
@@ -126,6 +150,8 @@ export async function readTranscriptFile(
   const { from, ...convert } = typeof fromOrOptions === 'string' ? { from: fromOrOptions } : (fromOrOptions ?? {});
   const text = await readFile(path, 'utf8');
   if (text.trim() === '') throw unrecognized(path, 'the file is empty');
+  const textLog = LOG_FORMATS.find((f) => f.input === 'text' && (from === undefined ? f.detect(text) : f.id === from));
+  if (textLog !== undefined) return readLog(path, textLog, text, convert);
   if (from === SESSION_LOG || (from === undefined && isSessionLog(text))) {
     const source: TranscriptSource = {
       format: 'lousho',
@@ -145,11 +171,15 @@ export async function readTranscriptFile(
     const read = { records, messages };
     return { messages, source: { format: 'lousho', container: 'session', leftOut: [], object, read } };
   }
-  const log = LOG_FORMATS.find((f) => (from === undefined ? f.detect(data) : f.id === from));
+  const log = LOG_FORMATS.find((f) => f.input !== 'text' && (from === undefined ? f.detect(data) : f.id === from));
   if (log !== undefined) return readLog(path, log, data, convert);
+  if (convert.trajectory !== undefined)
+    throw new LoushoError('LOUSHO_CONFIG_INVALID', `trajectory: ${path} holds one trajectory; drop --trajectory.`, {
+      details: { option: 'trajectory', path },
+    });
   const key = object === undefined ? undefined : ['messages', 'input'].find((k) => Array.isArray(object[k]));
   const list = object === undefined ? data : key === undefined ? undefined : object[key];
-  if (!Array.isArray(list)) throw unrecognized(path, 'it is no list of messages, and no object holding one');
+  if (!Array.isArray(list)) throw unrecognized(path, 'it is no list of messages, and no object holding one', { data });
   if (list.length === 0) throw unrecognized(path, 'its list of messages is empty');
   // A log's closing entries that no model reads (mini-swe-agent's 'exit') are left out.
   const unread = (m: unknown) =>
@@ -162,11 +192,7 @@ export async function readTranscriptFile(
   const mini = isMiniSweAgentTrajectory(object);
   const detected = mini ? 'openai-chat' : detectFormat(kept, object?.system !== undefined);
   const format = (from as TranscriptFormat | undefined) ?? detected;
-  if (format === undefined)
-    throw unrecognized(
-      path,
-      'its records are no messages of any format read (they have no role and no known item type)',
-    );
+  if (format === undefined) throw unrecognized(path, 'its records have no role and no known item type', { data });
   const messages = readFormat(format, kept, object?.system, convert);
   const container = object !== undefined ? 'object' : jsonl ? 'jsonl' : 'array';
   const source: TranscriptSource = {

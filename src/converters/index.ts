@@ -22,10 +22,15 @@ export type {
 } from './anthropic-types.js';
 export type { CarriedPart } from './carried-parts.js';
 export type { ConvertOptions } from './checked-transcript.js';
+export { fromAcp } from './from-acp.js';
 export { fromAgentsItems } from './from-agents-items.js';
+export { fromAider } from './from-aider.js';
 export { fromAnthropic } from './from-anthropic.js';
 export { fromClaudeCode } from './from-claude-code.js';
+export { fromClineTask } from './from-cline.js';
 export { fromCodexRollout } from './from-codex-rollout.js';
+export { fromCopilotCli } from './from-copilot-cli.js';
+export { fromGeminiCli } from './from-gemini-cli.js';
 export { fromLangChain } from './from-langchain.js';
 export { fromModelMessages } from './from-model-messages.js';
 export { fromOpenAIChat } from './from-openai-chat.js';

@@ -1,0 +1,150 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readTranscriptFile } from '../cli/transcript-file.js';
+import { compactMessages } from '../compaction/compact-messages.js';
+import { pairingProblem } from '../messages/validate.js';
+import { fromClineTask, isClineTask } from './from-cline.js';
+
+const env = { type: 'text', text: '<environment_details>\n# Current Mode\nACT MODE\n</environment_details>' };
+const file = (lines: number) => Array.from({ length: lines }, (_, i) => `${i + 1} | const line${i} = ${i};`).join('\n');
+
+// Cline 3.x with native tool calls, as in mike4567/MRA04242026 api_conversation_history.json
+// (commit 7644913): tool_use blocks with a call_id, and the results as text blocks of the next
+// user turn, one per call in order ("[read_file for '...'] Result:\n..."), then reminders and
+// the environment details; modelInfo and metrics.tokens on each assistant message.
+const NATIVE = [
+  { role: 'user', content: [{ type: 'text', text: '<task>\nFind the GCP references.\n</task>' }, env], ts: 1 },
+  {
+    role: 'assistant',
+    content: [
+      {
+        type: 'tool_use',
+        id: 'tooluse_A',
+        name: 'read_file',
+        input: { path: 'src/lib/firebase.ts' },
+        call_id: 'tooluse_A',
+      },
+      { type: 'tool_use', id: 'tooluse_B', name: 'list_files', input: { path: 'src/ai' }, call_id: 'tooluse_B' },
+    ],
+    modelInfo: { modelId: 'claude_4_5_opus', providerId: 'openai', mode: 'plan' },
+    metrics: { tokens: { prompt: 13115, completion: 224, cached: 12000 } },
+    ts: 2,
+  },
+  {
+    role: 'user',
+    content: [
+      { type: 'text', text: `[read_file for 'src/lib/firebase.ts'] Result:\n${file(400)}` },
+      { type: 'text', text: "[list_files for 'src/ai'] Result:\ndev.ts\ngenkit.ts" },
+      { type: 'text', text: '# TODO LIST UPDATE REQUIRED - include the task_progress parameter.' },
+      env,
+    ],
+    ts: 3,
+  },
+  { role: 'assistant', content: [{ type: 'text', text: 'firebase.ts names the bucket mra-media.' }], ts: 4 },
+  { role: 'user', content: [{ type: 'text', text: 'Thanks.' }], ts: 5 },
+];
+
+// The first protocol of Cline and Roo Code: the call is XML in the model's text, and the result a
+// header block "[tool for '...'] Result:" followed by the output as its own block (cline/cline
+// src/core/Cline.ts: toolDescription() and pushToolResult); after a rejection, "Skipping tool [...]".
+const XML = [
+  { role: 'user', content: [{ type: 'text', text: '<task>\nRun the tests.\n</task>' }, env] },
+  {
+    role: 'assistant',
+    content: [
+      {
+        type: 'text',
+        text: '<thinking>Run them.</thinking>\n<execute_command>\n<command>npm test</command>\n<requires_approval>false</requires_approval>\n</execute_command>\n<attempt_completion>\n<result>Done</result>\n</attempt_completion>',
+      },
+    ],
+  },
+  {
+    role: 'user',
+    content: [
+      { type: 'text', text: "[execute_command for 'npm test'] Result:" },
+      { type: 'text', text: 'The user denied this operation.' },
+      { type: 'text', text: 'Skipping tool [attempt_completion] due to user rejecting a previous tool.' },
+      env,
+    ],
+  },
+  { role: 'assistant', content: 'I will wait for your go-ahead.' },
+];
+
+describe('Cline and Roo Code task histories', () => {
+  it('reads each text-block result as the tool result of the call it answers, in order', () => {
+    expect(isClineTask(NATIVE)).toBe(true);
+    const { messages, model, reported } = fromClineTask(NATIVE);
+    expect(pairingProblem(messages)).toBeUndefined();
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'user', 'assistant', 'user']);
+    expect(messages.slice(2, 4).map((m) => (m.role === 'tool' ? m.toolCallId : ''))).toEqual([
+      'tooluse_A',
+      'tooluse_B',
+    ]);
+    expect(messages[3]).toMatchObject({
+      content: [{ type: 'text', text: "[list_files for 'src/ai'] Result:\ndev.ts\ngenkit.ts" }],
+    });
+    // The reminder and the environment details stay the user's text.
+    expect(messages[4]).toMatchObject({ role: 'user', content: [{ text: expect.stringMatching(/^# TODO/) }, env] });
+    expect(model).toBe('claude_4_5_opus');
+    expect(reported).toEqual({ inputTokens: 13115, outputTokens: 224, cacheReadTokens: 12000 });
+    expect(messages[1]?.metadata?.reportedUsage).toEqual(reported);
+  });
+
+  it('so compactMessages() prunes those results', async () => {
+    const { messages } = fromClineTask(NATIVE);
+    const { prunedToolCallIds, tokensAfter, tokensBefore } = await compactMessages(messages, { protectedTokens: 0 });
+    expect(prunedToolCallIds).toContain('tooluse_A');
+    expect(tokensAfter).toBeLessThan(tokensBefore / 2);
+  });
+
+  it('gives an XML call of the first protocol a tool call, its arguments read from the XML, and its output block to the result', () => {
+    const { messages } = fromClineTask(XML);
+    expect(pairingProblem(messages)).toBeUndefined();
+    const reply = messages[1];
+    expect(reply?.role === 'assistant' && reply.toolCalls).toEqual([
+      {
+        id: 'execute_command_1_0',
+        name: 'execute_command',
+        arguments: { command: 'npm test', requires_approval: 'false' },
+      },
+      { id: 'attempt_completion_1_1', name: 'attempt_completion', arguments: { result: 'Done' } },
+    ]);
+    expect(messages[2]).toMatchObject({
+      role: 'tool',
+      content: [{ text: "[execute_command for 'npm test'] Result:" }, { text: 'The user denied this operation.' }],
+    });
+    expect(messages[3]).toMatchObject({ role: 'tool', isError: true, toolCallId: 'attempt_completion_1_1' });
+    expect(messages[4]).toEqual({ role: 'user', content: [env] });
+  });
+
+  it('reads a task file from the CLI, which no longer refuses it, and a Roo Code native history as Anthropic messages', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lousho-cline-'));
+    const path = join(dir, 'api_conversation_history.json');
+    await writeFile(path, JSON.stringify(NATIVE));
+    const read = await readTranscriptFile(path);
+    expect(read.source.log).toBe('Cline or Roo Code task history');
+    expect(read.messages).toHaveLength(7);
+    // Roo Code with native tools writes tool_result blocks itself (YuhangTsim/public_note
+    // roocode_learning/05_dual_history.md): a plain Anthropic history, read as one.
+    const roo = join(dir, 'roo.json');
+    await writeFile(
+      roo,
+      JSON.stringify([
+        { role: 'user', content: [{ type: 'text', text: 'Add error handling to auth.ts' }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_abc123', name: 'read_file', input: { path: 'src/auth.ts' } }],
+        },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_abc123', content: 'export async function login() {}' }],
+        },
+      ]),
+    );
+    const rooRead = await readTranscriptFile(roo);
+    expect(rooRead.source.format).toBe('anthropic');
+    expect(rooRead.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+  });
+});

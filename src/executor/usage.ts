@@ -1,7 +1,7 @@
 import type { ModelCall } from '../contracts/model-call.js';
 import type { RunUsage } from '../contracts/run-usage.js';
 import type { Usage } from '../contracts/usage.js';
-import { getModelInfo } from '../models/registry.js';
+import { callCost } from '../models/pricing.js';
 
 export function emptyUsage(): RunUsage {
   return {
@@ -17,28 +17,6 @@ export function emptyUsage(): RunUsage {
   };
 }
 
-/**
- * USD for one call at the model's list prices: cache reads at the cached price and cache
- * writes at the cache-write price when the model has them (else at the input price), the
- * other input tokens at the input price, output (reasoning included) at the output price.
- */
-export function callCost(model: string, usage: Usage): number | undefined {
-  const info = getModelInfo(model);
-  if (info?.inputPricePerMillion === undefined || info.outputPricePerMillion === undefined) return undefined;
-  const input = usage.inputTokens ?? 0;
-  const cached = Math.min(usage.cachedInputTokens ?? 0, input);
-  const written = Math.min(usage.cacheWriteInputTokens ?? 0, input - cached);
-  const cachedPrice = info.cachedInputPricePerMillion ?? info.inputPricePerMillion;
-  const writePrice = info.cacheWriteInputPricePerMillion ?? info.inputPricePerMillion;
-  return (
-    ((input - cached - written) * info.inputPricePerMillion +
-      cached * cachedPrice +
-      written * writePrice +
-      (usage.outputTokens ?? 0) * info.outputPricePerMillion) /
-    1e6
-  );
-}
-
 const add = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : a + b);
 
 const optional = <K extends string>(key: K, value: number | undefined) =>
@@ -51,13 +29,14 @@ export function sumUsage(a: Usage, b: Usage): Usage {
     outputTokens: add(a.outputTokens, b.outputTokens),
     cachedInputTokens: add(a.cachedInputTokens, b.cachedInputTokens),
     ...optional('cacheWriteInputTokens', add(a.cacheWriteInputTokens, b.cacheWriteInputTokens)),
+    ...optional('cacheWrite1hInputTokens', add(a.cacheWrite1hInputTokens, b.cacheWrite1hInputTokens)),
     ...optional('reasoningTokens', add(a.reasoningTokens, b.reasoningTokens)),
   };
 }
 
 /** Adds one call to the totals (mutates `totals`). */
 export function addCall(totals: RunUsage, call: Omit<ModelCall, 'costUsd'>): ModelCall {
-  const record: ModelCall = { ...call, costUsd: callCost(call.model, call.usage) };
+  const record: ModelCall = { ...call, costUsd: callCost(call.model, call.usage, call.provider) };
   const input = call.usage.inputTokens ?? 0;
   const output = call.usage.outputTokens ?? 0;
   const cached = call.usage.cachedInputTokens ?? 0;

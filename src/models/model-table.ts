@@ -1,9 +1,18 @@
-import type { ModelInfo } from './model-info.js';
+import { ANTHROPIC_MODELS } from './anthropic-models.js';
+import type { LongContextPrice, ModelInfo } from './model-info.js';
 
-type Row = [id: string, contextWindow: number, maxOutput: number, input?: number, output?: number, cached?: number];
+type Row = [
+  id: string,
+  contextWindow: number,
+  maxOutput: number,
+  input?: number,
+  output?: number,
+  cached?: number,
+  longContext?: LongContextPrice,
+];
 
-function rows(provider: string, tokenizer: ModelInfo['tokenizer'], list: Row[]): ModelInfo[] {
-  return list.map(([id, contextWindow, maxOutputTokens, input, output, cached]) => ({
+function rows(provider: string, tokenizer: ModelInfo['tokenizer'], list: Row[], readOn?: string): ModelInfo[] {
+  return list.map(([id, contextWindow, maxOutputTokens, input, output, cached, longContext]) => ({
     id,
     provider,
     contextWindow,
@@ -11,9 +20,41 @@ function rows(provider: string, tokenizer: ModelInfo['tokenizer'], list: Row[]):
     ...(input === undefined ? {} : { inputPricePerMillion: input }),
     ...(output === undefined ? {} : { outputPricePerMillion: output }),
     ...(cached === undefined ? {} : { cachedInputPricePerMillion: cached }),
+    ...(longContext === undefined ? {} : { longContext }),
     ...(tokenizer === undefined ? {} : { tokenizer }),
+    ...(readOn === undefined || input === undefined ? {} : { pricesReadOn: readOn }),
   }));
 }
+
+/** A long-context tier (see LongContextPrice) with a cached-input price and no cache writes. */
+const above = (tokens: number, input: number, output: number, cached: number): LongContextPrice => ({
+  aboveInputTokens: tokens,
+  inputPricePerMillion: input,
+  outputPricePerMillion: output,
+  cachedInputPricePerMillion: cached,
+});
+
+/*
+ * OpenAI's GPT-5.x models, read on the date below. gpt-5-codex: its model page
+ * (developers.openai.com/api/docs/models/gpt-5-codex: 400,000 window, 128,000 output, $1.25 /
+ * $0.125 / $10). gpt-5.5 and gpt-5.4: $5 / $0.50 / $30 and $2.50 / $0.25 / $15 with a 1,050,000
+ * window (the price table of morphllm.com/openai-api-pricing, June 2026, quoted from the
+ * pricing page; the window and 128K output from docs.apiyi.com's gpt-5.5-pro page); a prompt
+ * over 272K input tokens is priced at 2x input and 1.5x output for the whole request (the note
+ * of docs.oxen.ai's GPT 5.5 Pro page). gpt-5.1, gpt-5.1-codex, gpt-5.2, gpt-5.2-codex and
+ * gpt-5.3-codex: the May 2026 snapshot of OpenAI's pricing page in
+ * fernando-nog.netlify.app/gpt-coding-model-costs-2026 ($1.25 / $0.125 / $10 and $1.75 /
+ * $0.175 / $14), with the GPT-5 family's 400K window and 128K output. Cached input is 0.1x
+ * the input price on all of them.
+ */
+export const OPENAI_PRICES_READ_ON = '2026-12-04';
+/*
+ * Google's: ai.google.dev/gemini-api/docs/pricing was not found in the stored pages this table
+ * was checked against; the figures are the ones that page published for Gemini 3 Pro and 2.5
+ * Pro (a prompt over 200K tokens priced at the higher rates: $4 / $18 and $2.50 / $15), as the
+ * gemini-cost crate's docs (docs.rs/crate/gemini-cost) describe the tier.
+ */
+export const GOOGLE_PRICES_READ_ON = '2026-12-04';
 
 /**
  * What OpenAI's API adds to every GPT-5 request beyond the messages, the tool definitions
@@ -26,24 +67,6 @@ function rows(provider: string, tokenizer: ModelInfo['tokenizer'], list: Row[]):
  * request without tools was not measured either.
  */
 export const GPT5_REQUEST_OVERHEAD_TOKENS = 67;
-
-/**
- * Anthropic's models: cache reads at 0.1x and cache writes (the default 5-minute cache) at
- * 1.25x the input price, as Anthropic's pricing page lists them for every model.
- */
-export const ANTHROPIC_CACHE_WRITE_FACTOR = 1.25;
-/** Anthropic's cache reads: 0.1x the input price. */
-export const ANTHROPIC_CACHE_READ_FACTOR = 0.1;
-const round = (n: number) => Math.round(n * 1e6) / 1e6;
-/** An Anthropic cache price per million tokens from the model's input price. */
-export const anthropicCachePrice = (inputPerMillion: number, kind: 'read' | 'write'): number =>
-  round(inputPerMillion * (kind === 'read' ? ANTHROPIC_CACHE_READ_FACTOR : ANTHROPIC_CACHE_WRITE_FACTOR));
-const anthropic = (list: Row[]): ModelInfo[] =>
-  rows('anthropic', undefined, list).map((info) =>
-    info.inputPricePerMillion === undefined
-      ? info
-      : { ...info, cacheWriteInputPricePerMillion: anthropicCachePrice(info.inputPricePerMillion, 'write') },
-  );
 
 /** The GPT-5 reasoning models, which share that request overhead. */
 const gpt5 = (list: ModelInfo[]): ModelInfo[] =>
@@ -61,6 +84,21 @@ export const BUILT_IN_MODELS: readonly ModelInfo[] = [
       ['gpt-5-mini', 400_000, 128_000, 0.25, 2, 0.025],
       ['gpt-5-nano', 400_000, 128_000, 0.05, 0.4, 0.005],
     ]),
+  ),
+  ...rows(
+    'openai',
+    'o200k',
+    [
+      ['gpt-5.5', 1_050_000, 128_000, 5, 30, 0.5, above(272_000, 10, 45, 1)],
+      ['gpt-5.4', 1_050_000, 128_000, 2.5, 15, 0.25, above(272_000, 5, 22.5, 0.5)],
+      ['gpt-5.3-codex', 400_000, 128_000, 1.75, 14, 0.175],
+      ['gpt-5.2', 400_000, 128_000, 1.75, 14, 0.175],
+      ['gpt-5.2-codex', 400_000, 128_000, 1.75, 14, 0.175],
+      ['gpt-5.1', 400_000, 128_000, 1.25, 10, 0.125],
+      ['gpt-5.1-codex', 400_000, 128_000, 1.25, 10, 0.125],
+      ['gpt-5-codex', 400_000, 128_000, 1.25, 10, 0.125],
+    ],
+    OPENAI_PRICES_READ_ON,
   ),
   ...rows('openai', 'o200k', [
     ['gpt-5-chat-latest', 128_000, 16_384, 1.25, 10, 0.125],
@@ -83,23 +121,17 @@ export const BUILT_IN_MODELS: readonly ModelInfo[] = [
     ['gpt-4', 8_192, 8_192, 30, 60],
     ['gpt-3.5-turbo', 16_385, 4_096, 0.5, 1.5],
   ]),
-  ...anthropic([
-    ['claude-opus-4-6', 1_000_000, 128_000, 5, 25, 0.5],
-    ['claude-sonnet-4-6', 1_000_000, 128_000, 3, 15, 0.3],
-    ['claude-opus-4-5', 200_000, 64_000, 5, 25, 0.5],
-    ['claude-opus-4-1', 200_000, 32_000, 15, 75, 1.5],
-    ['claude-opus-4', 200_000, 32_000, 15, 75, 1.5],
-    ['claude-sonnet-4-5', 200_000, 64_000, 3, 15, 0.3],
-    ['claude-sonnet-4', 200_000, 64_000, 3, 15, 0.3],
-    ['claude-haiku-4-5', 200_000, 64_000, 1, 5, 0.1],
-    ['claude-3-7-sonnet', 200_000, 64_000, 3, 15, 0.3],
-    ['claude-3-5-sonnet', 200_000, 8_192, 3, 15, 0.3],
-    ['claude-3-5-haiku', 200_000, 8_192, 0.8, 4, 0.08],
-    ['claude-3-opus', 200_000, 4_096, 15, 75, 1.5],
-    ['claude-3-haiku', 200_000, 4_096, 0.25, 1.25, 0.03],
-  ]),
+  ...ANTHROPIC_MODELS,
+  ...rows(
+    'google',
+    undefined,
+    [
+      ['gemini-3-pro-preview', 1_048_576, 65_536, 2, 12, 0.2, above(200_000, 4, 18, 0.4)],
+      ['gemini-2.5-pro', 1_048_576, 65_536, 1.25, 10, 0.125, above(200_000, 2.5, 15, 0.25)],
+    ],
+    GOOGLE_PRICES_READ_ON,
+  ),
   ...rows('google', undefined, [
-    ['gemini-2.5-pro', 1_048_576, 65_536, 1.25, 10, 0.31],
     ['gemini-2.5-flash', 1_048_576, 65_536, 0.3, 2.5, 0.075],
     ['gemini-2.5-flash-lite', 1_048_576, 65_536, 0.1, 0.4, 0.025],
     ['gemini-2.0-flash', 1_048_576, 8_192, 0.1, 0.4, 0.025],
@@ -163,6 +195,14 @@ export const MODEL_ALIASES: Readonly<Record<string, string>> = {
   'claude-haiku-4.5': 'claude-haiku-4-5',
   'claude-opus-4.6': 'claude-opus-4-6',
   'claude-sonnet-4.6': 'claude-sonnet-4-6',
+  'claude-opus-4.7': 'claude-opus-4-7',
+  'claude-opus-4.8': 'claude-opus-4-8',
+  'claude-opus-5.5': 'claude-opus-5-5',
+  'claude-sonnet-5.5': 'claude-sonnet-5-5',
+  'claude-haiku-5.5': 'claude-haiku-5-5',
+  'claude-fable-5.1': 'claude-fable-5-1',
+  'claude-opus-4-0': 'claude-opus-4',
+  'claude-sonnet-4-0': 'claude-sonnet-4',
   'claude-3-5-sonnet-v2': 'claude-3-5-sonnet',
   'chatgpt-4o-latest': 'gpt-4o',
   'mistral-large-latest': 'mistral-large',

@@ -1,6 +1,7 @@
 import { configError } from '../errors/lousho-error.js';
+import { anthropicCachePrices } from './anthropic-models.js';
 import type { ModelInfo } from './model-info.js';
-import { anthropicCachePrice, BUILT_IN_MODELS, MODEL_ALIASES } from './model-table.js';
+import { BUILT_IN_MODELS, MODEL_ALIASES } from './model-table.js';
 
 /** Provider prefixes that may stand before a model id ('openai/gpt-4o', 'openrouter/openai/gpt-4o'). */
 const PROVIDER_PREFIXES = new Set([
@@ -115,8 +116,8 @@ function positive(value: unknown, name: string, integer: boolean): void {
 /**
  * Adds a model to the registry, or overrides a built-in entry, for every feature that
  * reads the context window (compaction, tool search) and for cost accounting. An Anthropic
- * model given only its input price is priced at Anthropic's cache rates (reads 0.1x, writes
- * 1.25x).
+ * model given only its input price is priced at Anthropic's usual cache rates (reads 0.1x,
+ * 5-minute writes 1.25x, one-hour writes 2x).
  *
  * @example
  * registerModel({ id: 'qwen3:8b', provider: 'ollama', contextWindow: 8_192 });
@@ -138,7 +139,9 @@ export function registerModel(info: ModelInfo): ModelInfo {
     'outputPricePerMillion',
     'cachedInputPricePerMillion',
     'cacheWriteInputPricePerMillion',
+    'cacheWrite1hInputPricePerMillion',
     'requestOverheadTokens',
+    'minCacheableTokens',
   ] as const) {
     const v = info[key];
     if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0)) {
@@ -159,16 +162,19 @@ export function registerModel(info: ModelInfo): ModelInfo {
 
 /**
  * An Anthropic model registered with its input price but not its cache prices gets
- * Anthropic's: reads at 0.1x and (5-minute) writes at 1.25x the input price, as every model
- * in the built-in table has them; other vendors' cache prices are not guessed.
+ * Anthropic's usual ones: reads at 0.1x, 5-minute writes at 1.25x and one-hour writes at 2x
+ * the input price (newer models read cheaper: give cachedInputPricePerMillion for those);
+ * other vendors' cache prices are not guessed.
  */
 function withVendorCachePrices(info: ModelInfo): ModelInfo {
   const input = info.inputPricePerMillion;
   if (info.provider.toLowerCase() !== 'anthropic' || input === undefined) return info;
+  const vendor = anthropicCachePrices(input);
   return {
     ...info,
-    cachedInputPricePerMillion: info.cachedInputPricePerMillion ?? anthropicCachePrice(input, 'read'),
-    cacheWriteInputPricePerMillion: info.cacheWriteInputPricePerMillion ?? anthropicCachePrice(input, 'write'),
+    cachedInputPricePerMillion: info.cachedInputPricePerMillion ?? vendor.cachedInputPricePerMillion,
+    cacheWriteInputPricePerMillion: info.cacheWriteInputPricePerMillion ?? vendor.cacheWriteInputPricePerMillion,
+    cacheWrite1hInputPricePerMillion: info.cacheWrite1hInputPricePerMillion ?? vendor.cacheWrite1hInputPricePerMillion,
   };
 }
 

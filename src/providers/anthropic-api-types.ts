@@ -100,10 +100,15 @@ export interface AnthropicUsage {
   output_tokens?: number | null;
   cache_read_input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
+  /** The cache writes by lifetime: the one-hour ones are billed at 2x the input price, the 5-minute ones at 1.25x. */
+  cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null;
   /** The share of output_tokens spent thinking, where the API reports it. */
   output_tokens_details?: { thinking_tokens?: number | null } | null;
-  /** Each model call of the request (a compaction's among them), when the API reports them apart. */
-  iterations?: (AnthropicUsage & { type?: string })[] | null;
+  /**
+   * Each sampling iteration of the request (a compaction's, a fallback model's), when the API
+   * ran several: every one is billed, and the top-level counts are the last one's.
+   */
+  iterations?: (AnthropicUsage & { type?: string; model?: string })[] | null;
 }
 
 /** A content block of a reply; blocks other than text and tool_use are ignored. */

@@ -89,7 +89,11 @@ export class AnthropicStreamParser {
     }
   }
 
-  /** The finish part: the stop reason and the usage of message_start updated by message_delta. */
+  /**
+   * The finish part: the stop reason and the usage of message_start updated by message_delta,
+   * whose counts are cumulative (Anthropic's streaming docs): each field it carries replaces
+   * message_start's, and its `iterations`, when the request ran several, give the whole bill.
+   */
   finish(): Extract<ModelStreamPart, { type: 'finish' }> {
     return {
       type: 'finish',
@@ -111,6 +115,10 @@ export class AnthropicStreamParser {
     }
     if (typeof usage.output_tokens_details?.thinking_tokens === 'number')
       next.output_tokens_details = { thinking_tokens: usage.output_tokens_details.thinking_tokens };
+    if (usage.cache_creation !== undefined && usage.cache_creation !== null) next.cache_creation = usage.cache_creation;
+    // message_delta's counts are the last iteration's alone when the request ran several (a
+    // compaction first): its iterations carry them all, and anthropicUsage() sums them.
+    if (Array.isArray(usage.iterations) && usage.iterations.length > 0) next.iterations = usage.iterations;
     this.usage = next;
   }
 }

@@ -3,9 +3,12 @@ import type { JSONSchema } from './json-schema.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 /**
- * How much a reasoning model may think before it answers. Each provider reads the field it
- * speaks: OpenAI (Responses and Chat Completions) `effort`, Anthropic `budgetTokens`
- * (extended thinking); a provider that takes neither ignores both.
+ * How much a reasoning model may think before it answers. Each provider reads the field its
+ * model takes: OpenAI (Responses and Chat Completions) `effort`; Anthropic `effort` as
+ * adaptive thinking with `output_config.effort` on the models that take it (Opus 4.6, Sonnet
+ * 4.6 and later; the effort alone on Opus 4.5) and `budgetTokens` as extended thinking where
+ * the model still takes a budget (it is refused, naming effort, on a model that thinks only
+ * adaptively). A provider or model that takes neither ignores both.
  */
 export interface ReasoningOptions {
   /**
@@ -14,7 +17,11 @@ export interface ReasoningOptions {
    * vendor's rule ('none' from gpt-5.1 on, 'xhigh' on the newest; the o-series take low to high).
    */
   effort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
-  /** Anthropic's extended thinking budget in tokens (`thinking.budget_tokens`, at least 1024). */
+  /**
+   * Anthropic's extended thinking budget in tokens (`thinking.budget_tokens`, at least 1024),
+   * for the models that take one (Claude 4 to 4.6); given with `effort`, a model that thinks
+   * adaptively gets the effort.
+   */
   budgetTokens?: number;
 }
 

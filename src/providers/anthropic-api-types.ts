@@ -75,14 +75,23 @@ export interface AnthropicRequestBody {
   system?: string | (AnthropicTextBlock & { cache_control?: AnthropicCacheControl })[];
   tools?: AnthropicTool[];
   temperature?: number;
-  /** Extended thinking, when the request asks for it. */
-  thinking?: { type: 'enabled'; budget_tokens: number };
+  /**
+   * Thinking, when the request asks for it: adaptive (the model decides how much, with
+   * `output_config.effort`), a fixed budget (models before adaptive thinking), or off.
+   */
+  thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' } | { type: 'disabled' };
   /** Server-side context management (compaction), passed through from the provider's options. */
   context_management?: Record<string, unknown>;
   /** On-demand compaction: the reply is one compaction block summarizing the messages, and no answer. */
   compaction?: { type: 'summarize' };
-  /** Structured outputs: the reply is JSON matching the schema (models of the 4.5 generation on). */
-  output_config?: { format: { type: 'json_schema'; schema: Record<string, unknown> } };
+  /**
+   * Structured outputs (the reply is JSON matching the schema, models of the 4.5 generation
+   * on) and the effort of the reply, thinking included.
+   */
+  output_config?: {
+    format?: { type: 'json_schema'; schema: Record<string, unknown> };
+    effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+  };
   /** Which tool the model must call (the forced final-answer tool of models without structured outputs). */
   tool_choice?: { type: 'auto' } | { type: 'any' } | { type: 'tool'; name: string };
 }

@@ -13,22 +13,25 @@ export const ON_DEMAND_COMPACTION_BETA = 'compact-2026-09-04';
 /**
  * The headers a request needs beyond the client's: the on-demand compaction beta, added to
  * the `anthropic-beta` header the provider was given (if any), when the request asks for a
- * compaction or carries a signed compaction block.
+ * compaction or carries a signed compaction block, and the `others` it needs (the
+ * interleaved-thinking beta, see thinkingBetas).
  */
 export function compactionBetaHeaders(
   body: AnthropicRequestBody,
   headers: Record<string, string> | undefined,
+  others: readonly string[] = [],
 ): Record<string, string> | undefined {
   const signed = body.messages.some(
     (m) => m.role === 'assistant' && m.content.some((b) => b.type === 'compaction' && b.signature !== undefined),
   );
-  if (body.compaction === undefined && !signed) return undefined;
+  const needed = body.compaction !== undefined || signed ? [...others, ON_DEMAND_COMPACTION_BETA] : others;
+  if (needed.length === 0) return undefined;
   const given = Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === 'anthropic-beta')?.[1];
   const betas = (given ?? '')
     .split(',')
     .map((b) => b.trim())
     .filter((b) => b !== '');
-  if (!betas.includes(ON_DEMAND_COMPACTION_BETA)) betas.push(ON_DEMAND_COMPACTION_BETA);
+  for (const beta of needed) if (!betas.includes(beta)) betas.push(beta);
   return { 'anthropic-beta': betas.join(',') };
 }
 

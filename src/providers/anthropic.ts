@@ -19,6 +19,7 @@ import { PROVIDER } from './anthropic-messages.js';
 import { fromAnthropicReply } from './anthropic-reply.js';
 import { type AnthropicRequestSettings, toAnthropicRequest } from './anthropic-request.js';
 import { AnthropicStreamParser } from './anthropic-stream-parser.js';
+import { thinkingBetas } from './anthropic-thinking.js';
 import { checkPromptCache } from './prompt-cache-option.js';
 import { ReplyAssembler } from './reply-assembler.js';
 import { checkTimeoutOptions, TIMEOUT_OPTION_KEYS, type TimeoutOptions, withTimeouts } from './request-timeout.js';
@@ -151,9 +152,9 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
     ): LoushoError =>
       anthropicError(error, sdk, { provider: PROVIDER, model: modelId, apiKeyEnv: API_KEY_ENV, request, signal });
 
-    /** The signal, and the compaction beta when the body needs it (see compactionBetaHeaders). */
+    /** The signal, and the betas the body needs: compaction's, interleaved thinking's (see compactionBetaHeaders). */
     const requestOptions = (signal: AbortSignal | undefined, body: AnthropicRequestBody) => {
-      const headers = compactionBetaHeaders(body, options.headers);
+      const headers = compactionBetaHeaders(body, options.headers, thinkingBetas(body));
       return { ...(signal === undefined ? {} : { signal }), ...(headers === undefined ? {} : { headers }) };
     };
 

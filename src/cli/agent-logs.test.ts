@@ -127,6 +127,29 @@ describe.skipIf(FIXTURES === undefined)('the real agent logs of shared/fixtures/
     },
   );
 
+  it.each([
+    ['claude-code/ccviewer-nextjs-todo-orchestrator.jsonl', 9, 9],
+    ['claude-code/vibe-claude-code-duplicate-record.jsonl', 31, 31],
+    ['codex-cli/codemie-rollout-gpt55-0.125.jsonl', 66, 66],
+    ['codex-cli/acidicsoil-rollout-gpt51codex-0.58.jsonl', 39, 39],
+    // The newest reply was cut off before the provider answered: it reports zeros, read as none.
+    ['opencode/darkfactory-nimble-pixel-gpt53codex.json', 6, 5],
+    // Its closing answer is a `message` action of the agent, logged without the model response it came from.
+    ['openhands/openhands-basic-gui-mode-claude35.json', 5, 4],
+    ['gemini-cli/vibe-gemini-cli-recording.jsonl', 6, 6],
+    ['mini-swe-agent/gemini3pro-django__django-16255.traj.json', 17, 17],
+  ])(
+    'sets metadata.reportedUsage on each reply of %s whose request it reports (%i replies, %i reported)',
+    async (file, replies, reported) => {
+      const { messages } = await readTranscriptFile(join(FIXTURES as string, file));
+      const assistant = messages.filter((m) => m.role === 'assistant');
+      expect(assistant).toHaveLength(replies);
+      const usages = assistant.map((m) => m.metadata?.reportedUsage as { inputTokens?: number } | undefined);
+      expect(usages.filter((u) => u !== undefined)).toHaveLength(reported);
+      expect(usages.every((u) => u === undefined || (u.inputTokens ?? 0) > 0)).toBe(true);
+    },
+  );
+
   it('takes the usage of the newest request from the logs that record it', async () => {
     const usage = async (file: string) => (await readTranscriptFile(join(FIXTURES as string, file))).reported;
     // Claude Code: input_tokens 3 + cache read 20,542 + cache write 1,004 (the reply's last streamed record).

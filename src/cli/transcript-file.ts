@@ -1,6 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { ToolDefinition } from '../contracts/tool-definition.js';
-import { isMiniSweAgentTrajectory, miniSweAgentExtras } from '../converters/from-mini-swe-agent.js';
+import {
+  isMiniSweAgentTrajectory,
+  miniSweAgentExtras,
+  withMiniSweAgentUsage,
+} from '../converters/from-mini-swe-agent.js';
 import { isRecord } from '../converters/invalid-input.js';
 import { LOG_FORMATS, type LogFormat, type LogReadOptions } from '../converters/log-formats.js';
 import type { ReportedUsage } from '../converters/log-reading.js';
@@ -193,7 +197,8 @@ export async function readTranscriptFile(
   const detected = mini ? 'openai-chat' : detectFormat(kept, object?.system !== undefined);
   const format = (from as TranscriptFormat | undefined) ?? detected;
   if (format === undefined) throw unrecognized(path, 'its records have no role and no known item type', { data });
-  const messages = readFormat(format, kept, object?.system, convert);
+  const converted = readFormat(format, kept, object?.system, convert);
+  const messages = mini ? withMiniSweAgentUsage(converted, object) : converted;
   const container = object !== undefined ? 'object' : jsonl ? 'jsonl' : 'array';
   const source: TranscriptSource = {
     format,

@@ -5,6 +5,7 @@ import { chatMessages } from './from-openai-chat.js';
 import { isRecord } from './invalid-input.js';
 import {
   type LogReading,
+  lastReportedUsage,
   logExtras,
   numberOf,
   REPORTED_USAGE,
@@ -155,10 +156,9 @@ function fromTimeline(timeline: unknown[]): Message[] {
 export function fromCopilotCli(data: unknown, options: ConvertOptions = {}): LogReading {
   if (Array.isArray(data)) {
     const { messages, model } = fromEvents(data.filter(isEvent));
-    const reported = messages.findLast((m) => m.metadata?.[REPORTED_USAGE] !== undefined)?.metadata?.[REPORTED_USAGE];
     return {
       messages: checkedTranscript(messages, options),
-      ...logExtras({ model, reported: reported as ReportedUsage | undefined }),
+      ...logExtras({ model, reported: lastReportedUsage(messages) }),
     };
   }
   const session = isRecord(data) ? data : {};

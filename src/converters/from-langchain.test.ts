@@ -21,6 +21,18 @@ function lastState(events: unknown[]): unknown[] {
 
 describe('fromLangChain()', () => {
   it.skipIf(stream === undefined)(
+    "sets each AI message's usage_metadata as its metadata.reportedUsage (the real LangGraph state)",
+    async () => {
+      const { REACT_AGENT_TOOL_CALLING } = (await import(stream as string)) as { REACT_AGENT_TOOL_CALLING: unknown[] };
+      const replies = fromLangChain(lastState(REACT_AGENT_TOOL_CALLING)).filter((m) => m.role === 'assistant');
+      expect(replies.map((m) => m.metadata?.reportedUsage)).toEqual([
+        { inputTokens: 346, outputTokens: 126, cacheReadTokens: 0, reasoningTokens: 64 },
+        { inputTokens: 879, outputTokens: 48, cacheReadTokens: 0, reasoningTokens: 0 },
+      ]);
+    },
+  );
+
+  it.skipIf(stream === undefined)(
     'reads a real LangGraph state of serialized messages, tool calls paired with their ToolMessages',
     async () => {
       const { REACT_AGENT_TOOL_CALLING } = (await import(stream as string)) as { REACT_AGENT_TOOL_CALLING: unknown[] };

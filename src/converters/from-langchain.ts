@@ -2,6 +2,7 @@ import { parseToolArguments } from '../messages/tool-arguments.js';
 import type { AssistantPart, ContentPart, Message, ToolCall } from '../messages/types.js';
 import { type ConvertOptions, checkedTranscript } from './checked-transcript.js';
 import { invalidInput, isRecord } from './invalid-input.js';
+import { numberOf, REPORTED_USAGE, type ReportedUsage, reportedUsage } from './log-reading.js';
 
 const WHERE = 'fromLangChain()';
 type Dict = Record<string, unknown>;
@@ -74,6 +75,20 @@ function toolCalls(fields: Dict): ToolCall[] {
   });
 }
 
+/** An AI message's `usage_metadata` (LangChain's UsageMetadata: `input_tokens` holds the cache reads and writes). */
+function usageMetadata(value: unknown): ReportedUsage | undefined {
+  if (!isRecord(value)) return undefined;
+  const input = isRecord(value.input_token_details) ? value.input_token_details : {};
+  const output = isRecord(value.output_token_details) ? value.output_token_details : {};
+  return reportedUsage({
+    inputTokens: numberOf(value.input_tokens),
+    outputTokens: numberOf(value.output_tokens),
+    cacheReadTokens: numberOf(input.cache_read),
+    cacheWriteTokens: numberOf(input.cache_creation),
+    reasoningTokens: numberOf(output.reasoning),
+  });
+}
+
 /** Reasoning a model returned through LangChain (`additional_kwargs.reasoning` of an OpenAI Responses reply), as a part. */
 function reasoningPart(fields: Dict): AssistantPart[] {
   const r = isRecord(fields.additional_kwargs) ? fields.additional_kwargs.reasoning : undefined;
@@ -97,7 +112,13 @@ function toMessage(m: unknown, i: number): Message {
       const text = texts(fields.content);
       const content =
         reasoning.length === 0 ? text : [...reasoning, ...(text === '' ? [] : [{ type: 'text' as const, text }])];
-      return { role: 'assistant', content, ...(calls.length === 0 ? {} : { toolCalls: calls }) };
+      const usage = usageMetadata(fields.usage_metadata);
+      return {
+        role: 'assistant',
+        content,
+        ...(calls.length === 0 ? {} : { toolCalls: calls }),
+        ...(usage === undefined ? {} : { metadata: { [REPORTED_USAGE]: usage } }),
+      };
     }
     case 'tool': {
       if (typeof fields.tool_call_id !== 'string' || fields.tool_call_id === '')
@@ -133,7 +154,8 @@ function toMessage(m: unknown, i: number): Message {
  * what `JSON.stringify` of a message and LangSmith write), `messages_to_dict()` entries
  * (`{ type: 'ai', data }`) and plain dicts (`{ type: 'human', content }`). Tool calls are read
  * from `tool_calls` (`{ id, name, args }`), else from OpenAI's `additional_kwargs.tool_calls`;
- * OpenAI reasoning in `additional_kwargs.reasoning` becomes a reasoning part. Streamed chunks
+ * OpenAI reasoning in `additional_kwargs.reasoning` becomes a reasoning part, and an AI
+ * message's `usage_metadata` its `metadata.reportedUsage`. Streamed chunks
  * (AIMessageChunk) are read as whole messages: give the state's `messages`, not the stream.
  *
  * @example

@@ -12,7 +12,7 @@ import { fromOpenHands, isOpenHandsEvents } from './from-openhands.js';
 import { fromSweAgent, isSweAgentTrajectory } from './from-swe-agent.js';
 import { fromTauBench, isTauBenchResults } from './from-tau-bench.js';
 import { isRecord } from './invalid-input.js';
-import type { LogReading } from './log-reading.js';
+import { type LogReading, lastReportedUsage, logExtras } from './log-reading.js';
 import type { TranscriptFormat } from './transcript-format.js';
 
 /** How a log is read: the converters' options, and which trajectory of a file that holds several (1 is the first). */
@@ -163,9 +163,12 @@ export const LOG_FORMATS: readonly LogFormat[] = [
   {
     id: 'langchain',
     name: 'LangChain messages',
-    lacks: 'response_metadata and usage_metadata; stream chunks (give the messages)',
+    lacks: 'response_metadata (usage_metadata is read as usage); stream chunks (give the messages)',
     detect: (data) => langChainList(data) !== undefined,
-    read: (data, options) => ({ messages: fromLangChain(langChainList(data) ?? [], options) }),
+    read: (data, options) => {
+      const messages = fromLangChain(langChainList(data) ?? [], options);
+      return { messages, ...logExtras({ reported: lastReportedUsage(messages) }) };
+    },
     writeAs: 'openai-chat',
   },
 ];

@@ -90,6 +90,13 @@ export function withReportedUsage(messages: Message[], usages: readonly (Reporte
   return messages;
 }
 
+/** The `metadata.reportedUsage` of the newest assistant message that has one. */
+export function lastReportedUsage(messages: readonly Message[]): ReportedUsage | undefined {
+  return messages.findLast((m) => m.metadata?.[REPORTED_USAGE] !== undefined)?.metadata?.[REPORTED_USAGE] as
+    | ReportedUsage
+    | undefined;
+}
+
 /** `{ model }`, `{ reported }`, ... for spreading, without the fields that are undefined. */
 export function logExtras(
   extras: {

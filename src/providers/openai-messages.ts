@@ -60,18 +60,27 @@ function flat(content: string | readonly { text: string }[]): string {
  * Our messages in the chat-completions format: the messages {@link openAIChatMessages}
  * writes (the converter `toOpenAIChat()` writes the same, with the names it kept), with the
  * text of assistant and tool messages as one string, which every compatible server takes.
- * `metadata` is not sent. With `reasoning`, an assistant message that holds reasoning this
- * provider wrote and made tool calls sends it back in `reasoning.field` (DeepSeek's thinking
- * mode refuses a tool-call turn without it); other reasoning is not sent.
+ * `metadata` is not sent. With `reasoning`, an assistant message of the current turn (after
+ * the last user message) that holds reasoning this provider wrote and made tool calls sends it
+ * back in `reasoning.field`: DeepSeek's thinking mode refuses such a tool-call step without it,
+ * and wants the reasoning of earlier turns left out (its thinking-mode docs); other reasoning
+ * is not sent.
  */
 export function toChatMessages(messages: readonly Message[], reasoning?: ReasoningReturn): ChatMessage[] {
   const chat = openAIChatMessages(messages, { names: false });
+  let turnStart = 0;
+  for (let i = messages.length - 1; i >= 0; i--)
+    if (messages[i]?.role === 'user') {
+      turnStart = i;
+      break;
+    }
   return chat.map((c, i): ChatMessage => {
     const m = messages[i] as Message;
     if (c.role === 'tool') return { role: 'tool', tool_call_id: c.tool_call_id, content: flat(c.content) };
     if (c.role !== 'assistant') return c as ChatMessage;
     const calls = c.tool_calls ?? [];
-    const thought = reasoning === undefined || calls.length === 0 ? '' : ownReasoning(m.content, reasoning.provider);
+    const thought =
+      reasoning === undefined || calls.length === 0 || i < turnStart ? '' : ownReasoning(m.content, reasoning.provider);
     const text = c.content === null ? '' : flat(c.content);
     return {
       role: 'assistant',

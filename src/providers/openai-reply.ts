@@ -21,8 +21,10 @@ export interface OpenAIChatCompletion {
       tool_calls?: OpenAIReplyToolCall[] | null;
       /** The model's reasoning (xAI, DeepSeek, vLLM). */
       reasoning_content?: string | null;
-      /** The model's reasoning (OpenRouter). */
+      /** The model's reasoning (OpenRouter, Ollama). */
       reasoning?: string | null;
+      /** The model's reasoning, as some servers name it. */
+      thinking?: string | null;
     };
     finish_reason?: string | null;
   }[];
@@ -40,8 +42,9 @@ export function openAIToolCalls(calls: readonly OpenAIReplyToolCall[] | null | u
 
 /**
  * The first choice of a completion as our response; `where` ('openai/gpt-4o') names the
- * model in the error for a reply without one. Reasoning the server returned becomes a
- * reasoning part before the text, tagged with `provider`.
+ * model in the error for a reply without one. Reasoning the server returned
+ * (`reasoning_content`, `reasoning` or `thinking`) becomes a reasoning part before the text,
+ * tagged with `provider`, and is never part of `text`.
  */
 export function fromOpenAICompletion(
   completion: OpenAIChatCompletion,
@@ -56,7 +59,7 @@ export function fromOpenAICompletion(
     );
   }
   const text = choice.message?.content ?? '';
-  const reasoning = choice.message?.reasoning_content || choice.message?.reasoning;
+  const reasoning = choice.message?.reasoning_content || choice.message?.reasoning || choice.message?.thinking;
   const parts: AssistantPart[] | undefined = reasoning
     ? [{ type: 'reasoning', text: reasoning, provider }, ...(text === '' ? [] : [{ type: 'text' as const, text }])]
     : undefined;

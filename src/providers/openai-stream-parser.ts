@@ -12,8 +12,10 @@ export interface OpenAIChatChunk {
       content?: string | null;
       /** The model's reasoning as xAI, DeepSeek and vLLM stream it. */
       reasoning_content?: string | null;
-      /** The model's reasoning as OpenRouter (and newer vLLM) stream it. */
+      /** The model's reasoning as OpenRouter, Ollama and newer vLLM stream it. */
       reasoning?: string | null;
+      /** The model's reasoning as some servers name it (Ollama's own field name). */
+      thinking?: string | null;
       tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[];
     };
     finish_reason?: string | null;
@@ -23,7 +25,8 @@ export interface OpenAIChatChunk {
 
 /**
  * Turns the chunks of a streamed chat completion into stream parts: text and reasoning
- * deltas as they come (the reasoning also as one reasoning part, tagged with `provider`, once
+ * deltas as they come (reasoning is whichever of `reasoning_content`, `reasoning` and
+ * `thinking` the server writes, and never answer text) (the reasoning also as one reasoning part, tagged with `provider`, once
  * the text or the calls begin); the tool calls, whose names and arguments arrive in pieces,
  * and the finish part from end() once the stream is over.
  */
@@ -55,7 +58,7 @@ export class OpenAIStreamParser {
     const choice = chunk.choices?.[0];
     if (choice === undefined) return [];
     const out: ModelStreamPart[] = [];
-    const thought = choice.delta?.reasoning_content || choice.delta?.reasoning;
+    const thought = choice.delta?.reasoning_content || choice.delta?.reasoning || choice.delta?.thinking;
     if (thought) {
       this.reasoning += thought;
       out.push({ type: 'reasoning-delta', text: thought });

@@ -209,17 +209,7 @@ describe.skipIf(RECORDINGS === undefined)('usage and cost of recorded replies', 
     expect(result.usage.costUsd).toBeCloseTo(Number(stated), 15);
   });
 
-  it("reads Anthropic's cache reads, cache writes and thinking count from a recorded stream and prices writes at 1.25x", async () => {
-    // The reply names claude-sonnet-5, which the built-in table does not list: registered with
-    // its input and output prices only, it gets Anthropic's cache rates.
-    registerModel({
-      id: 'claude-sonnet-5',
-      provider: 'anthropic',
-      contextWindow: 200_000,
-      inputPricePerMillion: 3,
-      outputPricePerMillion: 15,
-    });
-    onTestFinished(() => resetModelRegistry());
+  it("reads Anthropic's cache reads, cache writes and thinking count from a recorded stream and prices them at claude-sonnet-5's rates", async () => {
     const server = await serve((_request, response) =>
       sendRecorded(response, 'text/event-stream', anthropicStream(recordedChunks(ANTHROPIC_CACHE))),
     );
@@ -237,8 +227,19 @@ describe.skipIf(RECORDINGS === undefined)('usage and cost of recorded replies', 
       reasoningTokens: 0,
     });
     expect(result.usage).toMatchObject({ cachedInputTokens: 6289, cacheWriteInputTokens: 3337 });
-    // Input $3, reads $0.30, 5-minute writes $3.75, output $15 per million.
-    expect(result.usage.costUsd).toBeCloseTo((6 * 3 + 6289 * 0.3 + 3337 * 3.75 + 198 * 15) / 1e6, 15);
+    // The reply names claude-sonnet-5: input $2, reads $0.20, 5-minute writes $2.50, output $10 per million.
+    expect(result.usage.costUsd).toBeCloseTo((6 * 2 + 6289 * 0.2 + 3337 * 2.5 + 198 * 10) / 1e6, 15);
+    // A price registered for it wins over the table's.
+    registerModel({
+      id: 'claude-sonnet-5',
+      provider: 'anthropic',
+      contextWindow: 200_000,
+      inputPricePerMillion: 3,
+      outputPricePerMillion: 15,
+    });
+    onTestFinished(() => resetModelRegistry());
+    const again = await agent.send('Run the code.');
+    expect(again.usage.costUsd).toBeCloseTo((6 * 3 + 6289 * 0.3 + 3337 * 3.75 + 198 * 15) / 1e6, 15);
   });
 
   it("reads OpenAI's usage chunk (no cache hit, no reasoning) and prices it at the plain input price", async () => {

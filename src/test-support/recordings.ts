@@ -38,11 +38,16 @@ export function anthropicStream(chunks: readonly Record<string, unknown>[]): str
   return chunks.map((c) => `event: ${String(c.type)}\ndata: ${JSON.stringify(c)}\n\n`).join('');
 }
 
-/** A pydantic-ai cassette's recorded response: its status, content type and body text byte for byte. */
+/** A pydantic-ai cassette's recorded response: its status, content type and body text (a parsed JSON body as JSON). */
 export function cassetteResponse(path: string, interaction = 0): { status: number; contentType: string; body: string } {
   const cassette = JSON.parse(recordingText(path)) as {
     interactions: {
-      response: { status: { code: number }; headers: Record<string, string[]>; body: { string: string } };
+      response: {
+        status: { code: number };
+        headers: Record<string, string[]>;
+        body?: { string?: string };
+        parsed_body?: unknown;
+      };
     }[];
   };
   const response = cassette.interactions[interaction]?.response;
@@ -50,7 +55,8 @@ export function cassetteResponse(path: string, interaction = 0): { status: numbe
   return {
     status: response.status.code,
     contentType: response.headers['content-type']?.[0] ?? 'application/json',
-    body: response.body.string,
+    // A cassette keeps a JSON body parsed (parsed_body), an event stream as its text (body.string).
+    body: response.body?.string ?? JSON.stringify(response.parsed_body),
   };
 }
 

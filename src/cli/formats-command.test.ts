@@ -68,7 +68,7 @@ describe('refusals that name what a file is', () => {
   it('refuses a file of no known kind in one short line that names lousho formats', async () => {
     const said = await refusal('notes.txt', 'just some notes\n');
     expect(said).toBe(
-      'LOUSHO_TRANSCRIPT_UNRECOGNIZED: <file> holds no messages: it is neither JSON nor JSON lines, nor a log read as text. `lousho formats` lists what is read; --from names one when detection cannot tell.',
+      'LOUSHO_TRANSCRIPT_UNRECOGNIZED: <file> holds no messages: it is neither JSON nor JSON lines, nor a log read as text. See `lousho formats` for what is read; --from names a format.',
     );
     expect(said.length - '<file>'.length).toBeLessThan(200);
   });

@@ -79,7 +79,7 @@ export const READ_FORMATS: readonly string[] = [...TRANSCRIPT_FORMATS, ...LOG_FO
  */
 function unrecognized(path: string, what: string, file?: { text: string } | { data: unknown }): LoushoError {
   const kind = file === undefined ? undefined : unreadKind(file);
-  const next = '`lousho formats` lists what is read; --from names one when detection cannot tell.';
+  const next = 'See `lousho formats` for what is read; --from names a format.';
   return new LoushoError(
     'LOUSHO_TRANSCRIPT_UNRECOGNIZED',
     kind === undefined ? `${path} holds no messages: ${what}. ${next}` : `${path} holds no messages: it is ${kind}.`,

@@ -124,7 +124,7 @@ describe('detection by positive signature', () => {
     const cli = captureIO();
     expect(await runCli(['inspect', path], cli.io, noRun)).toBe(2);
     expect(cli.err).toEqual([
-      `LOUSHO_TRANSCRIPT_UNRECOGNIZED: ${path} holds no messages: its records have no role and no known item type. \`lousho formats\` lists what is read; --from names one when detection cannot tell.`,
+      `LOUSHO_TRANSCRIPT_UNRECOGNIZED: ${path} holds no messages: its records have no role and no known item type. See \`lousho formats\` for what is read; --from names a format.`,
     ]);
   });
 });

@@ -34,6 +34,7 @@ interface Expected {
 const u = (input: number, output: number, extra: Partial<Usage> = {}): Usage => ({
   inputTokens: input,
   outputTokens: output,
+  cachedInputTokens: undefined,
   ...extra,
 });
 const A = 'vercel-ai/packages/anthropic/src/__fixtures__/';

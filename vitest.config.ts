@@ -16,7 +16,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['src/**/*.test.ts', 'docs/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'docs/**/*.test.ts', 'bench/**/*.test.ts'],
     testTimeout: 30_000,
     // The *.test-d.ts type tests (public generics) run as tests of their own, checked by tsc.
     typecheck: { enabled: true, include: ['src/**/*.test-d.ts'], tsconfig: './tsconfig.typecheck.json' },

@@ -1,8 +1,8 @@
 /**
  * npm run bench: every benchmark in one run, written to bench/RESULTS.md (and the plots
  * to bench/replay-<window>.svg). Needs ../shared/corpus (or LOUSHO_CORPUS) for the
- * accuracy and replay parts. `npm run bench -- frameworks` runs one section and replaces
- * only its part of bench/RESULTS.md (every section but the replay runs alone).
+ * accuracy and replay parts. `npm run bench -- replay` runs one section and replaces only its
+ * part of bench/RESULTS.md; `npm run bench -- list` lists the sections.
  */
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ import { corpusDir } from './corpus.js';
 import { renderFrameworksMarkdown, runFrameworks } from './frameworks.js';
 import { renderLongRunMarkdown, runLongRuns } from './long-run.js';
 import { renderOverheadMarkdown, runOverhead } from './overhead.js';
+import { renderReadmeSummary, withReadmeSummary } from './readme-summary.js';
 import { runReplay } from './replay.js';
 import { renderReplayMarkdown, renderReplaySvg } from './replay-report.js';
 import { renderSessionLoadMarkdown, runSessionLoad } from './session-load.js';
@@ -59,16 +60,33 @@ const SECTIONS: Record<string, () => Promise<string>> = {
   workers: async () => renderWorkersMarkdown(await runWorkers((line) => console.log(line))),
   'session-load': async () => renderSessionLoadMarkdown(await runSessionLoad((line) => console.log(line))),
   'anthropic-bill': async () => renderAnthropicBillMarkdown(await runAnthropicBill()),
+  checkpoints: async () => renderCheckpointsMarkdown(await runCheckpoints()),
+  replay: async () => {
+    const replay = await runReplay();
+    for (const window of replay.windows) {
+      writeFileSync(join(here, `replay-${Math.round(window / 1024)}k.svg`), renderReplaySvg(replay, window));
+    }
+    const readme = join(here, '..', 'README.md');
+    writeFileSync(readme, withReadmeSummary(readFileSync(readme, 'utf8'), renderReadmeSummary(replay)));
+    return renderReplayMarkdown(replay);
+  },
 };
+
+/** The sections that need the corpus (../shared/corpus or $LOUSHO_CORPUS). */
+const CORPUS_SECTIONS = new Set(['accuracy', 'replay']);
 
 /** Runs one section and puts its text in place of the section with the same heading in bench/RESULTS.md. */
 async function runSection(name: string): Promise<void> {
   const section = SECTIONS[name];
   if (section === undefined) {
-    throw new Error(
-      `npm run bench -- ${name}: no such section; the sections that run alone are ${Object.keys(SECTIONS).join(', ')}.`,
-    );
+    const list = `the sections are ${Object.keys(SECTIONS).join(', ')} (\`npm run bench\` runs them all)`;
+    if (name === 'list' || name === '--list' || name === 'help' || name === '--help') return console.log(`${list}.`);
+    throw new Error(`npm run bench -- ${name}: no such section; ${list}.`);
   }
+  if (CORPUS_SECTIONS.has(name) && corpusDir() === undefined)
+    throw new Error(
+      `npm run bench -- ${name}: needs the corpus (../shared/corpus beside the checkout, or $LOUSHO_CORPUS).`,
+    );
   const before = loadAverage();
   const body = (await section()).trim();
   // The file's header names the run of the whole bench; a section run alone says when and where it ran.
@@ -99,7 +117,7 @@ async function main(): Promise<void> {
   step('adversarial input');
   sections.push(await (SECTIONS.adversarial as () => Promise<string>)());
   step('session checkpoints');
-  sections.push(renderCheckpointsMarkdown(await runCheckpoints()));
+  sections.push(await (SECTIONS.checkpoints as () => Promise<string>)());
   step('opening a long session');
   sections.push(await (SECTIONS['session-load'] as () => Promise<string>)());
   step('workers on a queue');
@@ -116,11 +134,7 @@ async function main(): Promise<void> {
     step('estimation accuracy');
     sections.push(await (SECTIONS.accuracy as () => Promise<string>)());
     step('replay');
-    const replay = await runReplay();
-    sections.push(renderReplayMarkdown(replay));
-    for (const window of replay.windows) {
-      writeFileSync(join(here, `replay-${Math.round(window / 1024)}k.svg`), renderReplaySvg(replay, window));
-    }
+    sections.push(await (SECTIONS.replay as () => Promise<string>)());
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
   const text = [

@@ -201,6 +201,7 @@ describe.skipIf(FIXTURES === undefined)('the real agent logs of shared/fixtures/
     expect(await runCli(['report', file, '--trajectory', '10', '--out', join(dir, 'ten.html')], page.io, noRun)).toBe(
       0,
     );
+    expect(page.out.join('\n')).toContain('read as tau-bench results (trajectory 10 of 10, task_id 89)');
     for (const [args, says] of [
       [['--trajectory', '11'], 'holds 10 trajectories; give a number from 1 to 10, not 11.'],
       [['--trajectory', '0'], '--trajectory must be a number from 1'],

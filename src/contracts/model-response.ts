@@ -1,4 +1,4 @@
-import type { AssistantPart, ProviderCompactionPart, ReasoningPart, ToolCall } from '../messages/types.js';
+import type { AssistantPart, ProviderCompactionPart, ReasoningPart, TextPart, ToolCall } from '../messages/types.js';
 import type { Usage } from './usage.js';
 
 /**
@@ -49,10 +49,13 @@ export type ModelStreamPart =
       text: string;
     }
   | {
-      /** Marks a whole reasoning or provider-compaction part, in its place among the reply's parts. */
+      /**
+       * Marks a whole reasoning or provider-compaction part, or a text part that is not answer
+       * text (a Responses message whose phase is 'commentary'), in its place among the reply's parts.
+       */
       type: 'content-part';
-      /** The part, complete with its signature or encrypted content. */
-      part: ReasoningPart | ProviderCompactionPart;
+      /** The part, complete with its signature, encrypted content or phase. */
+      part: ReasoningPart | ProviderCompactionPart | TextPart;
     }
   | {
       /** Marks the end of the reply: the stream's last part. */

@@ -11,7 +11,12 @@ export function resultOf(run: RunState, finishReason: ModelResponse['finishReaso
   for (let i = run.messages.length - 1; i >= 0; i--) {
     const m = run.messages[i] as Message;
     if (m.role === 'assistant') {
-      text = contentText(m.content);
+      // A model's commentary (Responses' phase) is a part of the message, not the answer.
+      text = contentText(
+        typeof m.content === 'string'
+          ? m.content
+          : m.content.filter((p) => !(p.type === 'text' && p.phase === 'commentary')),
+      );
       break;
     }
   }

@@ -14,6 +14,12 @@ export interface TextPart {
   type: 'text';
   /** The text itself. */
   text: string;
+  /**
+   * Which of the model's messages the text was (OpenAI Responses' `phase`, gpt-5.3-codex and
+   * later): 'commentary' the progress notes it writes between tool calls, 'final_answer' the
+   * answer. Sent back as it came; absent for models that do not say.
+   */
+  phase?: 'commentary' | 'final_answer';
 }
 
 /**

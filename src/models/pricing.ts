@@ -55,7 +55,7 @@ const unpriced = new Set<string>();
  * tier when the request's input is above it; a call of several iterations as the sum of each
  * at its own model's prices. Undefined for a model without a price, which is
  * said once per model on the console (not for the test providers of `/testing`, whose
- * provider is 'mock'): its calls count no cost, so `limits.maxCostUsd` cannot see them
+ * provider is 'mock', nor for a call that reported no tokens): its calls count no cost, so `limits.maxCostUsd` cannot see them
  * (createAgent() refuses that limit for such a model).
  */
 export function callCost(model: string, usage: Usage, provider?: string): number | undefined {
@@ -71,7 +71,8 @@ export function callCost(model: string, usage: Usage, provider?: string): number
   const info = getModelInfo(model);
   const prices = info === undefined ? undefined : requestPrices(info, usage.inputTokens ?? 0);
   if (prices !== undefined) return costAt(prices, usage);
-  if (provider !== 'mock' && !unpriced.has(model)) {
+  const counted = (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) > 0;
+  if (provider !== 'mock' && counted && !unpriced.has(model)) {
     unpriced.add(model);
     console.warn(
       `@lousho/build-ai-agent: no price is known for the model "${model}", so its calls have no costUsd. ` +

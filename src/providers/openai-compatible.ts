@@ -8,7 +8,13 @@ import { type OpenAICallContext, openAIError } from './openai-error.js';
 import { fromOpenAICompletion, type OpenAIChatCompletion } from './openai-reply.js';
 import { type ChatRequestSettings, chatRequestBody } from './openai-request.js';
 import { type OpenAIChatChunk, OpenAIStreamParser } from './openai-stream-parser.js';
-import { cacheControlOf, checkPromptCache, type PromptCacheOption } from './prompt-cache-option.js';
+import {
+  cacheControlOf,
+  checkPromptCache,
+  checkPromptCacheRetention,
+  type PromptCacheOption,
+  type PromptCacheRetention,
+} from './prompt-cache-option.js';
 import { checkTimeoutOptions, TIMEOUT_OPTION_KEYS, type TimeoutOptions, withTimeouts } from './request-timeout.js';
 import { checkRetryOptions, type RetryOptions, streamWithRetries, withRetries } from './retry.js';
 
@@ -59,6 +65,12 @@ export interface OpenAICompatibleOptions extends TimeoutOptions {
   cacheControl?: (modelId: string) => boolean;
   /** Prompt caching: on by default (the key and the breakpoints above); `{ ttl: '1h' }` for the breakpoints' TTL; `false` sends neither. */
   promptCache?: PromptCacheOption;
+  /**
+   * OpenAI's `prompt_cache_retention`: '24h' keeps the prompt cache up to a day (extended
+   * retention, on the models that offer it), 'in_memory' is OpenAI's default. Not sent when
+   * absent (other servers may refuse the field).
+   */
+  promptCacheRetention?: PromptCacheRetention;
 }
 
 interface ChatClient {
@@ -89,9 +101,11 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
     'cacheKeyField',
     'cacheControl',
     'promptCache',
+    'promptCacheRetention',
     ...TIMEOUT_OPTION_KEYS,
   ]);
   checkPromptCache(options.promptCache, `${options?.name ?? 'createOpenAICompatible'}()`);
+  checkPromptCacheRetention(options.promptCacheRetention, `${options?.name ?? 'createOpenAICompatible'}()`);
   checkRetryOptions(options.retry);
   checkTimeoutOptions(options, `${options?.name ?? 'createOpenAICompatible'}()`);
   const name = options.name ?? 'openai-compatible';
@@ -121,6 +135,7 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
         ? {}
         : { cacheBreakpoints: cacheControlOf(cache) }),
       ...(reasoningField === false ? {} : { reasoningReturn: { provider: name, field: reasoningField } }),
+      ...(options.promptCacheRetention === undefined ? {} : { promptCacheRetention: options.promptCacheRetention }),
     };
     const body = (request: ModelRequest) => chatRequestBody(request, modelId, settings);
     const requestOptions = (request: ModelRequest) =>

@@ -1,6 +1,7 @@
 import type { ModelRequest, ReasoningOptions } from '../contracts/model-request.js';
 import { withChatCacheBreakpoints } from './openai-cache-control.js';
 import { type ChatCacheControl, type ReasoningReturn, toChatMessages } from './openai-messages.js';
+import { type PromptCacheRetention, promptCacheRetentionField } from './prompt-cache-option.js';
 import { isStrictSchema } from './strict-schema.js';
 import { wireCacheKey } from './wire-cache-key.js';
 
@@ -19,6 +20,8 @@ export interface ChatRequestSettings {
   cacheBreakpoints?: ChatCacheControl;
   /** Where reasoning this provider wrote goes back; never sent when absent. */
   reasoningReturn?: ReasoningReturn;
+  /** `prompt_cache_retention` (OpenAI), when the provider's options give one. */
+  promptCacheRetention?: PromptCacheRetention;
 }
 
 /**
@@ -66,6 +69,7 @@ export function chatRequestBody(request: ModelRequest, modelId: string, settings
     ...(request.maxOutputTokens === undefined ? {} : { [settings.maxTokensField]: request.maxOutputTokens }),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     ...reasoningFields(request, modelId, settings),
+    ...promptCacheRetentionField(settings.promptCacheRetention),
     ...(settings.cacheKeyField === undefined || request.cacheKey === undefined
       ? {}
       : { [settings.cacheKeyField]: wireCacheKey(request.cacheKey) }),

@@ -11,6 +11,8 @@ export interface ResponsesInputMessage {
   type: 'message';
   role: 'system' | 'developer' | 'user' | 'assistant';
   content: string | ResponsesInputContent[];
+  /** An assistant message's phase, sent back as the model wrote it (see TextPart.phase). */
+  phase?: 'commentary' | 'final_answer';
 }
 
 /** A reasoning item: sent back unchanged (with its encrypted content) in the next request. */
@@ -72,6 +74,8 @@ export interface ResponsesRequestBody {
   include?: string[];
   text?: { format: { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict: boolean } };
   prompt_cache_key?: string;
+  /** How long OpenAI keeps the prompt cache: 'in_memory' (its default) or '24h' (extended retention). */
+  prompt_cache_retention?: 'in_memory' | '24h';
   /** Server-side compaction settings, passed through from the provider's options. */
   context_management?: unknown;
 }
@@ -97,6 +101,8 @@ export interface ResponsesOutputItem {
   type: string;
   id?: string;
   role?: string;
+  /** A message's phase on the models that write one: 'commentary' or 'final_answer'. */
+  phase?: string | null;
   /** A message's content: output_text and refusal parts (input_text in a compacted window's user messages). */
   content?: { type: string; text?: string; refusal?: string; image_url?: string; detail?: string }[] | string;
   /** A reasoning item's summary parts. */

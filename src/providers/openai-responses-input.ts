@@ -1,6 +1,6 @@
 import { contentText } from '../messages/content.js';
 import { imageUrl } from '../messages/image-source.js';
-import type { AssistantMessage, ContentPart, Message } from '../messages/types.js';
+import type { AssistantMessage, AssistantPart, ContentPart, Message, TextPart } from '../messages/types.js';
 import { argumentsText } from '../models/estimate-tokens.js';
 import type { ResponsesInputContent, ResponsesInputItem } from './openai-responses-api-types.js';
 
@@ -21,20 +21,29 @@ function inputContent(content: readonly ContentPart[]): ResponsesInputContent[] 
 }
 
 /**
- * An assistant message as items, in order: its text as a message, each reasoning and
+ * An assistant message as items, in order: its text as a message (one per phase, with its
+ * phase, where the model wrote phases), each reasoning and
  * compaction part this provider wrote as the item it came from (unchanged: id, encrypted
  * content), then its tool calls as function_call items. Reasoning without encrypted content
  * goes back only when the API stored it (`store: true`, by id).
  */
 function assistantItems(m: AssistantMessage, settings: ResponsesInputSettings): ResponsesInputItem[] {
   const items: ResponsesInputItem[] = [];
+  const parts: AssistantPart[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
+  // A message that had phases has its other text as the final answer (a streamed answer's parts carry none).
+  const phased = parts.some((p) => p.type === 'text' && p.phase !== undefined);
   let text = '';
+  let phase: TextPart['phase'];
   const flush = () => {
-    if (text.trim() !== '') items.push({ type: 'message', role: 'assistant', content: text });
+    if (text.trim() !== '')
+      items.push({ type: 'message', role: 'assistant', content: text, ...(phase === undefined ? {} : { phase }) });
     text = '';
   };
-  for (const part of typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : m.content) {
+  for (const part of parts) {
     if (part.type === 'text') {
+      const next = part.phase ?? (phased ? 'final_answer' : undefined);
+      if (next !== phase) flush();
+      phase = next;
       text += part.text;
       continue;
     }

@@ -62,6 +62,11 @@ export function responsesToolCall(item: ResponsesOutputItem, index: number): Too
   };
 }
 
+/** A message item's phase, when the model wrote one. */
+export function messagePhase(item: ResponsesOutputItem): 'commentary' | 'final_answer' | undefined {
+  return item.phase === 'commentary' || item.phase === 'final_answer' ? item.phase : undefined;
+}
+
 /** The text of a message item's content: its output_text parts joined; `refused` when it holds a refusal instead. */
 export function responsesMessageText(item: ResponsesOutputItem): { text: string; refused: boolean } {
   if (typeof item.content === 'string') return { text: item.content, refused: false };
@@ -78,8 +83,9 @@ export function responsesMessageText(item: ResponsesOutputItem): { text: string;
 
 /**
  * A whole response as our reply: its message text, its function calls as tool calls, its
- * usage (cached and reasoning tokens apart) and, when it holds reasoning or compaction
- * items, every part in order as `parts`.
+ * usage (cached and reasoning tokens apart) and, when it holds reasoning or compaction items
+ * or messages with a phase, every part in order as `parts`. A message whose phase is
+ * 'commentary' is a text part of its own and not part of `text`, which is the answer.
  */
 export function fromResponsesResponse(response: ResponsesResponse, provider: string): ModelResponse {
   let text = '';
@@ -91,8 +97,12 @@ export function fromResponsesResponse(response: ResponsesResponse, provider: str
     if (item.type === 'message') {
       const message = responsesMessageText(item);
       refused ||= message.refused;
-      text += message.text;
-      if (message.text !== '') parts.push({ type: 'text', text: message.text });
+      const phase = messagePhase(item);
+      // Commentary is a part of its own; the reply's text is the answer.
+      if (phase !== 'commentary') text += message.text;
+      if (message.text !== '')
+        parts.push({ type: 'text', text: message.text, ...(phase === undefined ? {} : { phase }) });
+      if (phase !== undefined) rich = true;
     } else if (item.type === 'function_call') toolCalls.push(responsesToolCall(item, toolCalls.length));
     else {
       const part = responsesNativePart(item, provider);

@@ -1,6 +1,7 @@
 import type { ModelRequest } from '../contracts/model-request.js';
 import type { ResponsesFunctionTool, ResponsesRequestBody } from './openai-responses-api-types.js';
 import { toResponsesInput } from './openai-responses-input.js';
+import { type PromptCacheRetention, promptCacheRetentionField } from './prompt-cache-option.js';
 import { checkReasoningOptions } from './reasoning-options.js';
 import { isStrictSchema } from './strict-schema.js';
 import { wireCacheKey } from './wire-cache-key.js';
@@ -22,6 +23,8 @@ export interface ResponsesRequestSettings {
   contextManagement: unknown;
   /** Send the request's cache key (hashed) as `prompt_cache_key`. */
   promptCacheKey: boolean;
+  /** `prompt_cache_retention`, when the provider's options give one. */
+  promptCacheRetention?: PromptCacheRetention | undefined;
 }
 
 /** The body's `prompt_cache_key`: the request's cache key, hashed, unless the provider's promptCache is false. */
@@ -91,6 +94,7 @@ export function toResponsesRequest(
           },
         }),
     ...promptCacheKeyOf(request, settings),
+    ...promptCacheRetentionField(settings.promptCacheRetention),
     ...(settings.contextManagement === undefined ? {} : { context_management: settings.contextManagement }),
   };
 }

@@ -3,6 +3,7 @@ import type { OpenAICallContext } from './openai-error.js';
 import type { ResponsesResponse, ResponsesStreamEvent } from './openai-responses-api-types.js';
 import { responsesFailure } from './openai-responses-error.js';
 import {
+  messagePhase,
   responsesFinishReason,
   responsesMessageText,
   responsesNativePart,
@@ -12,7 +13,8 @@ import {
 
 /**
  * Turns the events of a streamed response into stream parts: text and reasoning-summary
- * deltas as they come; each function call, reasoning item and compaction item whole when
+ * deltas as they come (a message whose phase is 'commentary' as one text part with that phase
+ * when it is done, never as answer text); each function call, reasoning item and compaction item whole when
  * its output_item.done arrives; the finish part from finish() once response.completed (or
  * response.incomplete) arrived. A response.failed or error event throws its error,
  * classified by its code.
@@ -24,6 +26,8 @@ export class ResponsesStreamParser {
   private refused = false;
   /** Whether a message item's text already streamed as deltas (else its done item carries it). */
   private readonly streamedText = new Set<string>();
+  /** The message items whose phase is 'commentary': their text comes whole as a part of its own, not as answer text. */
+  private readonly commentary = new Set<string>();
   /** True once response.completed or response.incomplete arrived. */
   ended = false;
 
@@ -38,8 +42,13 @@ export class ResponsesStreamParser {
       case 'response.in_progress':
         this.model ??= event.response?.model;
         return [];
+      case 'response.output_item.added':
+        if (event.item?.type === 'message' && messagePhase(event.item) === 'commentary')
+          this.commentary.add(event.item.id ?? '');
+        return [];
       case 'response.output_text.delta':
       case 'response.refusal.delta':
+        if (this.commentary.has(event.item_id ?? '')) return [];
         if (event.type === 'response.refusal.delta') this.refused = true;
         this.streamedText.add(event.item_id ?? '');
         return event.delta ? [{ type: 'text-delta', text: event.delta }] : [];
@@ -81,6 +90,10 @@ export class ResponsesStreamParser {
     if (item === undefined) return [];
     if (item.type === 'function_call')
       return [{ type: 'tool-call', toolCall: responsesToolCall(item, this.toolCalls++) }];
+    if (item.type === 'message' && (this.commentary.has(item.id ?? '') || messagePhase(item) === 'commentary')) {
+      const { text } = responsesMessageText(item);
+      return text === '' ? [] : [{ type: 'content-part', part: { type: 'text', text, phase: 'commentary' } }];
+    }
     if (item.type === 'message') {
       // A server that sends the message whole, without deltas.
       if (this.streamedText.has(item.id ?? '') || this.streamedText.has('')) return [];

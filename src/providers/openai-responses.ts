@@ -17,6 +17,7 @@ import {
   toResponsesRequest,
 } from './openai-responses-request.js';
 import { ResponsesStreamParser } from './openai-responses-stream-parser.js';
+import { checkPromptCacheRetention, type PromptCacheRetention } from './prompt-cache-option.js';
 import { checkTimeoutOptions, TIMEOUT_OPTION_KEYS, type TimeoutOptions, withTimeouts } from './request-timeout.js';
 import { checkRetryOptions, type RetryOptions, streamWithRetries, withRetries } from './retry.js';
 
@@ -54,6 +55,11 @@ export interface OpenAIResponsesOptions extends TimeoutOptions {
   contextManagement?: unknown;
   /** `false` sends no `prompt_cache_key` (by default the run's or session's cache key, hashed, routes OpenAI's prompt cache). */
   promptCache?: boolean;
+  /**
+   * `prompt_cache_retention`: '24h' keeps the prompt cache up to a day (OpenAI's extended
+   * retention, on the models that offer it), 'in_memory' is OpenAI's default. Not sent when absent.
+   */
+  promptCacheRetention?: PromptCacheRetention;
 }
 
 interface ResponsesClient {
@@ -76,10 +82,12 @@ function checkResponsesOptions(options: OpenAIResponsesOptions): void {
     'reasoningSummary',
     'contextManagement',
     'promptCache',
+    'promptCacheRetention',
     ...TIMEOUT_OPTION_KEYS,
   ]);
   checkRetryOptions(options.retry);
   checkTimeoutOptions(options, 'createOpenAIResponses()');
+  checkPromptCacheRetention(options.promptCacheRetention, 'createOpenAIResponses()');
   for (const key of ['store', 'encryptedReasoning', 'promptCache'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'boolean')
       throw configError(`createOpenAIResponses(): ${key} must be true or false, got ${String(options[key])}.`, {
@@ -125,6 +133,7 @@ export function createOpenAIResponses(options: OpenAIResponsesOptions = {}): (mo
     reasoningSummary: options.reasoningSummary,
     contextManagement: options.contextManagement,
     promptCacheKey: options.promptCache !== false,
+    promptCacheRetention: options.promptCacheRetention,
   };
   const retry = options.retry ?? {};
 

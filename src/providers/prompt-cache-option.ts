@@ -32,3 +32,23 @@ export function checkPromptCache(value: unknown, where: string): void {
 export function cacheControlOf(cache: Exclude<PromptCacheOption, false>): { type: 'ephemeral'; ttl?: '5m' | '1h' } {
   return cache.ttl === undefined ? { type: 'ephemeral' } : { type: 'ephemeral', ttl: cache.ttl };
 }
+
+/**
+ * How long OpenAI keeps a prompt's cache (`prompt_cache_retention`): 'in_memory' (OpenAI's
+ * default, minutes) or '24h' (extended retention, on the models that offer it). Not sent
+ * unless given.
+ */
+export type PromptCacheRetention = 'in_memory' | '24h';
+
+/** Checks a provider's promptCacheRetention option; throws LOUSHO_CONFIG_INVALID naming it. */
+export function checkPromptCacheRetention(value: unknown, where: string): void {
+  if (value === undefined || value === 'in_memory' || value === '24h') return;
+  throw configError(`${where}: promptCacheRetention must be 'in_memory' or '24h', got ${JSON.stringify(value)}.`, {
+    option: 'promptCacheRetention',
+  });
+}
+
+/** The body field of a promptCacheRetention option: `prompt_cache_retention`, when one was given. */
+export function promptCacheRetentionField(value: PromptCacheRetention | undefined) {
+  return value === undefined ? {} : { prompt_cache_retention: value };
+}

@@ -20,7 +20,8 @@ export class ReplyAssembler {
       case 'text-delta': {
         this.text += part.text;
         const last = this.parts[this.parts.length - 1];
-        if (last?.type === 'text') last.text += part.text;
+        // A text part with a phase (a commentary) is whole: answer text starts a part of its own.
+        if (last?.type === 'text' && last.phase === undefined) last.text += part.text;
         else this.parts.push({ type: 'text', text: part.text });
         return;
       }

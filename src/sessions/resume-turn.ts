@@ -2,6 +2,7 @@ import { configError, LoushoError } from '../errors/lousho-error.js';
 import type { ToolApproval } from '../executor/approvals.js';
 import type { Tool } from '../executor/tool.js';
 import type { ToolMessage } from '../messages/types.js';
+import { validateMessages } from '../messages/validate.js';
 import type { SessionRecord } from './records.js';
 import type { SessionState } from './session-state.js';
 
@@ -47,7 +48,8 @@ export interface ResumePlan {
  * Plans resume(): decided calls carry their decision; a call that was running when the process
  * stopped runs again only when its tool is idempotent (as an approved call, so it is not asked
  * about twice), else it gets an error result saying it was interrupted. Calls that never started
- * are left to the run, which asks about approval as usual.
+ * are left to the run, which asks about approval as usual. A transcript the run would refuse is
+ * refused here (LOUSHO_MESSAGE_INVALID), before anything is saved.
  */
 export function planResume(
   id: string,
@@ -84,6 +86,9 @@ export function planResume(
     };
     interrupted.push({ type: 'tool.result', message });
   }
+  // The run checks its transcript as this does: refused here, nothing was saved first.
+  const results = interrupted.flatMap((r) => (r.type === 'tool.result' ? [r.message] : []));
+  validateMessages([...state.messages, ...state.openResults(), ...results], { pendingCalls: true });
   return { approvals, interrupted };
 }
 

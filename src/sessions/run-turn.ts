@@ -5,17 +5,21 @@ import type { ToolApproval } from '../executor/approvals.js';
 import { emptyUsage } from '../executor/usage.js';
 import { contentText } from '../messages/content.js';
 import type { Message } from '../messages/types.js';
-import { validateMessageShapes } from '../messages/validate.js';
+import { validateMessages } from '../messages/validate.js';
 import type { SessionRecord } from './records.js';
 import type { SessionLog } from './session-log.js';
 import type { SessionState } from './session-state.js';
 import type { SessionRunner, SessionTurnOptions } from './session-types.js';
 import { TurnRecorder } from './turn-recorder.js';
 
-/** The records that start a turn on `input`: the system prompt on the first turn, the input, turn.start. */
+/**
+ * The records that start a turn on `input`: the system prompt on the first turn, the input,
+ * turn.start. The transcript the turn would run on is checked first, as the run checks it, so a
+ * turn no provider could take is refused (LOUSHO_MESSAGE_INVALID) before anything is saved.
+ */
 export function startRecords(state: SessionState, input: string | Message, instructions: string | undefined) {
   const next: Message = typeof input === 'string' ? { role: 'user', content: input } : input;
-  validateMessageShapes([next]);
+  validateMessages([...state.messages, next]);
   const records: SessionRecord[] = [];
   const added: Message[] = [next];
   if (instructions !== undefined && instructions !== '' && !state.messages.some((m) => m.role === 'system')) {

@@ -34,6 +34,8 @@ export class SessionLog {
   #sinceChars = 0;
   #queue: Promise<void> = Promise.resolve();
   #failure: unknown;
+  /** Set once an operation let go of the lease: a save that comes after it (a run's work an abort left going) is refused. */
+  #released = false;
   readonly #lease: LeaseKeeper;
   readonly #model: () => string;
 
@@ -151,8 +153,9 @@ export class SessionLog {
   }
 
   /** Takes the lease (over a provably dead holder too) and keeps renewing it; throws LOUSHO_SESSION_BUSY. */
-  acquire(what: string, ttlMs: number): Promise<void> {
-    return this.#lease.acquire(what, ttlMs);
+  async acquire(what: string, ttlMs: number): Promise<void> {
+    await this.#lease.acquire(what, ttlMs);
+    this.#released = false;
   }
 
   /** Fires when this writer is lost (its lease, or a save that found the log moved): the turn's tools get it as their abort signal. */
@@ -162,6 +165,7 @@ export class SessionLog {
 
   /** Stops renewing and gives the lease back (a failure here only lets it run out). */
   async release(): Promise<void> {
+    this.#released = true;
     await this.#queue.catch(() => {});
     await this.#lease.release();
   }
@@ -178,6 +182,7 @@ export class SessionLog {
    */
   append(records: SessionRecord[], checkpoint?: { step: number }): Promise<void> {
     if (records.length === 0 && checkpoint === undefined) return this.#queue;
+    if (this.#released) return Promise.reject(this.#lateSave());
     const run = async () => {
       if (this.#failure !== undefined) throw this.#failure;
       await this.#lease.check();
@@ -235,6 +240,16 @@ export class SessionLog {
       );
       throw this.#failure;
     }
+  }
+
+  /** The error of a save made after its operation ended (an aborted run whose tools went on): nothing is written. */
+  #lateSave(): LoushoError {
+    return new LoushoError(
+      'LOUSHO_SESSION_CONFLICT',
+      `Session '${this.id}' in ${this.store.description}: a save came after its operation had ended and let go of ` +
+        'the session (a run that was aborted while its tools went on); it was not written.',
+      { details: { id: this.id, store: this.store.description } },
+    );
   }
 
   /** A new checkpoint's record; its token count is left to checkpoints(), so a save never waits for the tokenizer. */

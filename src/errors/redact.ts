@@ -25,8 +25,11 @@ const KEY_SHAPES: readonly RegExp[] = [
 
 const secrets = new Set<string>();
 
-/** Headers whose values are credentials (Authorization, api-key, x-api-key, x-auth-token, ...). */
-const CREDENTIAL_HEADER = /authorization|api[-_]?key|token|secret/i;
+/**
+ * Headers (and environment variables) whose values are credentials: Authorization, api-key,
+ * x-api-key, x-auth-token, Cookie, GITHUB_TOKEN, CLIENT_SECRET, DB_PASSWORD, ...
+ */
+const CREDENTIAL_HEADER = /authorization|api[-_]?key|token|secret|password|passwd|credential|cookie/i;
 
 /**
  * Adds a key to the secrets redacted from provider text. Call it where a key is read
@@ -66,20 +69,33 @@ function safeDecode(text: string): string {
 /** Shortest encoded run that is replaced: shorter runs of base64 would match by chance. */
 const MIN_ENCODED_LENGTH = 12;
 
+/** A text's percent-encoded forms: encodeURIComponent, its escapes in lower case, and form encoding. */
+function percentForms(text: string): string[] {
+  const uri = encodeURIComponent(text);
+  // Percent escapes are case-insensitive: a server may echo %2f for %2F.
+  return [uri, uri.replaceAll('%20', '+'), uri.replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase())];
+}
+
 /**
- * The forms a secret may be echoed in besides itself: URL-encoded (encodeURIComponent, its
- * escapes in lower case, and form encoding), and base64 and base64url at each of the three
- * alignments it can have inside a longer base64 text (a Basic `user:key` header, a JSON blob),
- * each cut to the characters that depend on the secret alone.
+ * The forms a secret may be echoed in besides itself: percent-encoded once and twice (each
+ * with lower-case escapes and form encoding), hex in lower and upper case, JSON-escaped (with
+ * '/' escaped too), reversed, and base64 and base64url at each of the three alignments it can
+ * have inside a longer base64 text (a Basic `user:key` header, a JSON blob), each cut to the
+ * characters that depend on the secret alone.
  */
 export function encodedForms(secret: string): string[] {
   const forms = new Set<string>();
-  const uri = encodeURIComponent(secret);
-  forms.add(uri);
-  forms.add(uri.replaceAll('%20', '+'));
-  // Percent escapes are case-insensitive: a server may echo %2f for %2F.
-  forms.add(uri.replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase()));
+  for (const once of percentForms(secret)) {
+    forms.add(once);
+    for (const twice of percentForms(once)) forms.add(twice);
+  }
+  const json = JSON.stringify(secret).slice(1, -1);
+  forms.add(json);
+  forms.add(json.replaceAll('/', '\\/'));
+  forms.add([...secret].reverse().join(''));
   const bytes = Buffer.from(secret, 'utf8');
+  forms.add(bytes.toString('hex'));
+  forms.add(bytes.toString('hex').toUpperCase());
   for (let pad = 0; pad < 3; pad++) {
     const b64 = Buffer.concat([Buffer.alloc(pad, 0x20), bytes]).toString('base64');
     const end = Math.floor((pad + bytes.length) / 3) * 4;

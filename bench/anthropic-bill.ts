@@ -7,6 +7,7 @@
  */
 import type { RunUsage } from '../src/contracts/run-usage.js';
 import { getModelInfo } from '../src/models/registry.js';
+import { AnthropicCacheModel } from '../src/test-support/anthropic-cache-model.js';
 import { type AnthropicCacheRun, runAnthropicCacheRun } from '../src/test-support/anthropic-cache-run.js';
 
 const STEPS = 20;
@@ -43,12 +44,59 @@ export async function runAnthropicBill(): Promise<AnthropicBillRow[]> {
   ];
 }
 
+/** The compacting run: steps with thinking and one tool call each, on a small window. */
+export const COMPACTING_STEPS = 40;
+export const COMPACTING_WINDOW = 16_000;
+
+/** One compacting run's bill in input-price units: uncached input, cache writes at 1.25x, reads at 0.1x (Sonnet 4.5's factors). */
+export interface CompactingBillRow {
+  name: string;
+  requests: number;
+  /** Requests whose messages rewrote what the request before them sent. */
+  rewrites: number;
+  reads: number;
+  writes: number;
+  uncached: number;
+  units: number;
+}
+
+function compactingRow(name: string, run: AnthropicCacheRun): CompactingBillRow {
+  const reads = run.cache.reduce((a, c) => a + c.cache_read_input_tokens, 0);
+  const writes = run.cache.reduce((a, c) => a + c.cache_creation_input_tokens, 0);
+  const uncached = run.cache.reduce((a, c) => a + c.input_tokens, 0);
+  const bodies = run.requests.map((r) => r.body as Record<string, unknown>);
+  const rewrites = bodies.filter((b, i) => i > 0 && AnthropicCacheModel.rewrote(bodies[i - 1] ?? {}, b)).length;
+  return {
+    name,
+    requests: run.requests.length,
+    rewrites,
+    reads,
+    writes,
+    uncached,
+    units: uncached + 1.25 * writes + 0.1 * reads,
+  };
+}
+
+/** The compacting run with no compaction, the default compaction and lean mode. */
+export async function runCompactingBill(): Promise<CompactingBillRow[]> {
+  const run = (compaction: Parameters<typeof runAnthropicCacheRun>[2]['compaction']) =>
+    runAnthropicCacheRun(COMPACTING_STEPS, {}, { thinking: true, ...(compaction === undefined ? {} : { compaction }) });
+  return [
+    compactingRow('no compaction', await run(undefined)),
+    compactingRow('compaction: { contextWindow } (the default prune)', await run({ contextWindow: COMPACTING_WINDOW })),
+    compactingRow("lean (mode: 'lean')", await run({ contextWindow: COMPACTING_WINDOW, mode: 'lean' })),
+  ];
+}
+
 const usd = (n: number | undefined) => (n === undefined ? '–' : `$${n.toFixed(6)}`);
 const percent = (n: number) => `${(n * 100).toFixed(1)}%`;
 const int = (n: number) => n.toLocaleString('en-US');
 
 /** The section of bench/RESULTS.md. */
-export function renderAnthropicBillMarkdown(rows: readonly AnthropicBillRow[]): string {
+export function renderAnthropicBillMarkdown(
+  rows: readonly AnthropicBillRow[],
+  compacting: readonly CompactingBillRow[] = [],
+): string {
   return [
     '## The bill of an Anthropic run',
     '',
@@ -67,5 +115,23 @@ export function renderAnthropicBillMarkdown(rows: readonly AnthropicBillRow[]): 
         `${usd(r.usage.costUsd)} | ${usd(r.writesAsInputUsd)} |`,
     ),
     '',
+    ...(compacting.length === 0
+      ? []
+      : [
+          `A run that compacts: ${COMPACTING_STEPS} steps, each a signed thinking block and one tool call whose result is the same ` +
+            `file text, at a ${int(COMPACTING_WINDOW)}-token window, against the same cache model. The bill is in input-price units ` +
+            '(uncached input, cache writes at 1.25×, cache reads at 0.1×). After a compaction the provider points a breakpoint ' +
+            'at the longest prefix an earlier request cached that the new request did not change, and keeps one on the end of ' +
+            'the newest rewrite, so the next compaction reads back everything before where it starts.',
+          '',
+          '| configuration | requests | requests that rewrote earlier messages | cache reads | cache writes | uncached input | billed (input-price units) | × no compaction |',
+          '|---|---:|---:|---:|---:|---:|---:|---:|',
+          ...compacting.map(
+            (r) =>
+              `| ${r.name} | ${r.requests} | ${r.rewrites} | ${int(r.reads)} | ${int(r.writes)} | ${int(r.uncached)} | ` +
+              `${int(Math.round(r.units))} | ${(r.units / (compacting[0]?.units ?? r.units)).toFixed(2)}× |`,
+          ),
+          '',
+        ]),
   ].join('\n');
 }

@@ -81,8 +81,18 @@ export function renderReadmeSummary(report: ReplayReport): string {
   const [first, second] = report.prices as [string, string];
   const peers = [...new Set(report.rows.filter((r) => r.peer).map((r) => r.configuration))];
   const shown = ['prune (hook default)', "lean (mode: 'lean')"];
-  const named = peers.map((peer) => ({ peer, ours: dominatorsOf(report, peer)[0] }));
-  for (const { ours } of named) if (ours !== undefined && !shown.includes(ours)) shown.push(ours);
+  const named = peers.map((peer) => {
+    const all = dominatorsOf(report, peer);
+    const bill = (name: string) =>
+      README_WINDOWS.reduce(
+        (sum, w) => sum + (report.rows.find((r) => r.configuration === name && r.window === w)?.billedTokens ?? 0),
+        0,
+      );
+    const cheapest = [...all].sort((a, b) => bill(a) - bill(b))[0];
+    return { peer, faithful: all[0], cheapest };
+  });
+  for (const { faithful, cheapest } of named)
+    for (const name of [cheapest, faithful]) if (name !== undefined && !shown.includes(name)) shown.push(name);
   const defaultOver = README_WINDOWS.map((window) => {
     const r = report.rows.find((x) => x.configuration === shown[0] && x.window === window) as ReplayRow;
     return `${report.prices.map((p) => `${billOf(r, p).trajectoriesOver} under ${p}'s bill`).join(' and ')} at ${k(window)}`;
@@ -107,10 +117,12 @@ export function renderReadmeSummary(report: ReplayReport): string {
       `${README_WINDOWS.map(k).join(' and ')}, with no request over the window ([docs/compaction.md](docs/compaction.md) ` +
       'says when to pick it):',
     '',
-    ...named.map(({ peer, ours }) =>
-      ours === undefined
+    ...named.map(({ peer, faithful, cheapest }) =>
+      faithful === undefined || cheapest === undefined
         ? `- ${peer}: no configuration of ours gets there. ${capitalized(nearest(report, peer))}.`
-        : `- ${peer}: **${ours}**.`,
+        : faithful === cheapest
+          ? `- ${peer}: **${faithful}**.`
+          : `- ${peer}: **${cheapest}** (the cheapest of ours that does), or **${faithful}** (the most faithful).`,
     ),
     '',
     `Of the ${report.trajectories} trajectories, the default bills more than no compaction on ${defaultOver.join('; ')}.`,

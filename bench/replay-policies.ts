@@ -165,6 +165,12 @@ export function replayConfigurations(): ReplayConfiguration[] {
     // The two knobs a user might reach for to stop late compactions from costing more.
     hookConfiguration('prune, protectedTokens: 0', () => pruneToolResultsStrategy(), { protectedTokens: 0 }),
     hookConfiguration('prune, thresholdPercent: 1', () => pruneToolResultsStrategy(), { thresholdPercent: 1 }),
+    // The most faithful of ours: digest markers that keep up to 1,000 characters of names, compacting only at the window.
+    hookConfiguration(
+      'prune, digest markers (digestChars: 1,000), thresholdPercent: 1',
+      () => pruneToolResultsStrategy({ marker: 'digest', digestChars: 1_000 }),
+      { thresholdPercent: 1 },
+    ),
     hookConfiguration("lean (mode: 'lean')", () => pruneToolResultsStrategy({ marker: 'digest' }), { mode: 'lean' }),
     ...[1_000, 4_000].map((digestChars) =>
       hookConfiguration(

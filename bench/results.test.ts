@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { renderAccuracyMarkdown, runAccuracy } from './accuracy.js';
-import { renderAnthropicBillMarkdown, runAnthropicBill } from './anthropic-bill.js';
+import { renderAnthropicBillMarkdown, runAnthropicBill, runCompactingBill } from './anthropic-bill.js';
 import { corpusDir } from './corpus.js';
 import { renderLongRunMarkdown, runLongRuns } from './long-run.js';
 import { README_END, README_START, renderReadmeSummary } from './readme-summary.js';
@@ -89,7 +89,7 @@ describe.skipIf(CORPUS === undefined)('bench/RESULTS.md and the README against a
 
 describe('bench/RESULTS.md against a fresh run of the code alone', () => {
   it('the Anthropic bill section equals a fresh run', async () => {
-    expect(deterministic(renderAnthropicBillMarkdown(await runAnthropicBill()))).toBe(
+    expect(deterministic(renderAnthropicBillMarkdown(await runAnthropicBill(), await runCompactingBill()))).toBe(
       section(committed, '## The bill of an Anthropic run'),
     );
   }, 60_000);

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderAccuracyMarkdown, runAccuracy } from './accuracy.js';
 import { renderAdversarialMarkdown, runAdversarial } from './adversarial.js';
-import { renderAnthropicBillMarkdown, runAnthropicBill } from './anthropic-bill.js';
+import { renderAnthropicBillMarkdown, runAnthropicBill, runCompactingBill } from './anthropic-bill.js';
 import { renderCheckpointsMarkdown, runCheckpoints } from './checkpoints.js';
 import { corpusDir } from './corpus.js';
 import { renderFrameworksMarkdown, runFrameworks } from './frameworks.js';
@@ -59,7 +59,7 @@ const SECTIONS: Record<string, () => Promise<string>> = {
   adversarial: async () => renderAdversarialMarkdown(runAdversarial({ log: (line) => console.error(line) })),
   workers: async () => renderWorkersMarkdown(await runWorkers((line) => console.log(line))),
   'session-load': async () => renderSessionLoadMarkdown(await runSessionLoad((line) => console.log(line))),
-  'anthropic-bill': async () => renderAnthropicBillMarkdown(await runAnthropicBill()),
+  'anthropic-bill': async () => renderAnthropicBillMarkdown(await runAnthropicBill(), await runCompactingBill()),
   checkpoints: async () => renderCheckpointsMarkdown(await runCheckpoints()),
   replay: async () => {
     const replay = await runReplay();

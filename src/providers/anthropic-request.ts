@@ -1,9 +1,10 @@
 import type { ModelRequest } from '../contracts/model-request.js';
 import type { AnthropicRequest, AnthropicRequestBody, AnthropicTool } from './anthropic-api-types.js';
-import { type AnthropicPromptCache, withCacheBreakpoints } from './anthropic-cache-control.js';
+import { type AnthropicPromptCache, breakpointMessages, withCacheBreakpoints } from './anthropic-cache-control.js';
 import { toAnthropicMessages } from './anthropic-messages.js';
 import { outputFormatOf } from './anthropic-output-format.js';
 import { thinkingFields } from './anthropic-thinking.js';
+import type { PromptCacheMemory } from './prompt-cache-memory.js';
 import { checkReasoningOptions } from './reasoning-options.js';
 
 /** What the provider's options add to every request body. */
@@ -14,6 +15,14 @@ export interface AnthropicRequestSettings {
   promptCache: AnthropicPromptCache;
   /** Passed through as the body's context_management (server-side compaction). */
   contextManagement?: Record<string, unknown> | undefined;
+  /**
+   * What this conversation's earlier requests cached (one per transcript): read to place the
+   * breakpoint that reuses it, and told what this request caches. Without it the breakpoints
+   * follow each request's messages alone.
+   */
+  cacheMemory?: PromptCacheMemory | undefined;
+  /** The time the request is sent, for the cache's TTL (default: now). */
+  now?: number;
 }
 
 /**
@@ -60,8 +69,20 @@ export function toAnthropicRequest(
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     ...(settings.contextManagement === undefined ? {} : { context_management: settings.contextManagement }),
   };
-  return {
-    body: settings.promptCache === false ? body : withCacheBreakpoints(body, settings.promptCache),
-    sources,
-  };
+  if (settings.promptCache === false) return { body, sources };
+  const memory = settings.cacheMemory;
+  const now = settings.now ?? Date.now();
+  const places = memory?.places(request.messages, now);
+  const marked = withCacheBreakpoints(
+    body,
+    settings.promptCache,
+    places === undefined ? undefined : { places, sources },
+  );
+  const leading = request.messages.findIndex((m) => m.role !== 'system');
+  memory?.record(
+    request.messages,
+    breakpointMessages(marked, sources, (leading < 0 ? request.messages.length : leading) - 1),
+    now,
+  );
+  return { body: marked, sources };
 }

@@ -20,6 +20,7 @@ import { fromAnthropicReply } from './anthropic-reply.js';
 import { type AnthropicRequestSettings, toAnthropicRequest } from './anthropic-request.js';
 import { AnthropicStreamParser } from './anthropic-stream-parser.js';
 import { thinkingBetas } from './anthropic-thinking.js';
+import { CACHE_TTL_MS, PromptCacheMemory } from './prompt-cache-memory.js';
 import { checkPromptCache } from './prompt-cache-option.js';
 import { ReplyAssembler } from './reply-assembler.js';
 import { checkTimeoutOptions, TIMEOUT_OPTION_KEYS, type TimeoutOptions, withTimeouts } from './request-timeout.js';
@@ -116,6 +117,18 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
     promptCache: options.promptCache ?? {},
     contextManagement: options.contextManagement,
   };
+  // What each run's earlier requests cached, by its transcript (a run sends the same array at every step).
+  const memories = new WeakMap<readonly unknown[], PromptCacheMemory>();
+  const settingsFor = (request: ModelRequest): AnthropicRequestSettings => {
+    const cache = settings.promptCache;
+    if (cache === false) return settings;
+    let memory = memories.get(request.messages);
+    if (memory === undefined) {
+      memory = new PromptCacheMemory(CACHE_TTL_MS[cache.ttl ?? '5m']);
+      memories.set(request.messages, memory);
+    }
+    return { ...settings, cacheMemory: memory };
+  };
 
   async function connect(): Promise<{ sdk: AnthropicSdk; client: AnthropicClient }> {
     if (loaded !== undefined) return loaded;
@@ -196,7 +209,7 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
     async function generateOnce(request: ModelRequest): Promise<ModelResponse> {
       const signal = request.abortSignal;
       if (isAborted(signal)) throw abortedError();
-      const wire = toAnthropicRequest(request, modelId, settings);
+      const wire = toAnthropicRequest(request, modelId, settingsFor(request));
       if (wire.body.max_tokens > NON_STREAMING_MAX_TOKENS) return collect(streamOnce(request, wire));
       const { sdk, client } = await connect();
       try {
@@ -234,7 +247,7 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): (modelI
       generate: (request) => withRetries(() => generateOnce(request), retry, request.abortSignal),
       stream: (request) =>
         streamWithRetries(
-          () => streamOnce(request, toAnthropicRequest(request, modelId, settings)),
+          () => streamOnce(request, toAnthropicRequest(request, modelId, settingsFor(request))),
           retry,
           request.abortSignal,
         ),

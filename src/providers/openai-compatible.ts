@@ -8,6 +8,7 @@ import { type OpenAICallContext, openAIError } from './openai-error.js';
 import { fromOpenAICompletion, type OpenAIChatCompletion } from './openai-reply.js';
 import { type ChatRequestSettings, chatRequestBody } from './openai-request.js';
 import { type OpenAIChatChunk, OpenAIStreamParser } from './openai-stream-parser.js';
+import { CACHE_TTL_MS, PromptCacheMemory } from './prompt-cache-memory.js';
 import {
   cacheControlOf,
   checkPromptCache,
@@ -137,7 +138,19 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions = {}): (
       ...(reasoningField === false ? {} : { reasoningReturn: { provider: name, field: reasoningField } }),
       ...(options.promptCacheRetention === undefined ? {} : { promptCacheRetention: options.promptCacheRetention }),
     };
-    const body = (request: ModelRequest) => chatRequestBody(request, modelId, settings);
+    // What each run's earlier requests cached, by its transcript, where the model takes breakpoints.
+    const memories = new WeakMap<readonly unknown[], PromptCacheMemory>();
+    const memoryOf = (request: ModelRequest) => {
+      if (settings.cacheBreakpoints === undefined) return undefined;
+      let memory = memories.get(request.messages);
+      if (memory === undefined) {
+        memory = new PromptCacheMemory(CACHE_TTL_MS[cache === false ? '5m' : (cache.ttl ?? '5m')]);
+        memories.set(request.messages, memory);
+      }
+      return memory;
+    };
+    const body = (request: ModelRequest) =>
+      chatRequestBody(request, modelId, { ...settings, cacheMemory: memoryOf(request) });
     const requestOptions = (request: ModelRequest) =>
       request.abortSignal === undefined ? {} : { signal: request.abortSignal };
 

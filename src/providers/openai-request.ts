@@ -1,6 +1,7 @@
 import type { ModelRequest, ReasoningOptions } from '../contracts/model-request.js';
 import { withChatCacheBreakpoints } from './openai-cache-control.js';
-import { type ChatCacheControl, type ReasoningReturn, toChatMessages } from './openai-messages.js';
+import { type ChatCacheControl, type ChatMessage, type ReasoningReturn, toChatMessages } from './openai-messages.js';
+import type { PromptCacheMemory } from './prompt-cache-memory.js';
 import { type PromptCacheRetention, promptCacheRetentionField } from './prompt-cache-option.js';
 import { isStrictSchema } from './strict-schema.js';
 import { wireCacheKey } from './wire-cache-key.js';
@@ -18,6 +19,10 @@ export interface ChatRequestSettings {
   cacheKeyField?: 'prompt_cache_key' | 'session_id';
   /** Anthropic-style cache breakpoints on content parts, for the models it says yes to (OpenRouter's anthropic/*). */
   cacheBreakpoints?: ChatCacheControl;
+  /** What the conversation's earlier requests cached (see PromptCacheMemory), for the breakpoints that reuse it. */
+  cacheMemory?: PromptCacheMemory | undefined;
+  /** The time the request is sent, for the cache's TTL (default: now). */
+  now?: number;
   /** Where reasoning this provider wrote goes back; never sent when absent. */
   reasoningReturn?: ReasoningReturn;
   /** `prompt_cache_retention` (OpenAI), when the provider's options give one. */
@@ -45,6 +50,20 @@ function reasoningFields(request: ModelRequest, modelId: string, settings: ChatR
   return reasoning.effort === undefined ? {} : { reasoning_effort: reasoning.effort };
 }
 
+/** The messages with their breakpoints placed from what the memory says the cache holds, and the memory told. */
+function chatBreakpoints(
+  request: ModelRequest,
+  messages: ChatMessage[],
+  mark: ChatCacheControl,
+  settings: ChatRequestSettings,
+): ChatMessage[] {
+  const memory = settings.cacheMemory;
+  const now = settings.now ?? Date.now();
+  const { messages: marked, places } = withChatCacheBreakpoints(messages, mark, memory?.places(request.messages, now));
+  memory?.record(request.messages, places, now);
+  return marked;
+}
+
 /** The request body of one chat-completions call (without `stream`). */
 export function chatRequestBody(request: ModelRequest, modelId: string, settings: ChatRequestSettings) {
   const messages = toChatMessages(request.messages, settings.reasoningReturn);
@@ -53,7 +72,7 @@ export function chatRequestBody(request: ModelRequest, modelId: string, settings
     messages:
       settings.cacheBreakpoints === undefined
         ? messages
-        : withChatCacheBreakpoints(messages, settings.cacheBreakpoints),
+        : chatBreakpoints(request, messages, settings.cacheBreakpoints, settings),
     ...(request.tools === undefined || request.tools.length === 0
       ? {}
       : {

@@ -58,8 +58,43 @@ async function run(model: string, options: Parameters<typeof createOpenRouter>[0
   return server;
 }
 
+/** The index of the first message of `body` that differs from `previous` (cache_control aside). */
+function firstChange(previous: ChatBody | undefined, body: ChatBody): number {
+  if (previous === undefined) return 0;
+  const plain = (m: ChatBody['messages'][number]) => JSON.stringify(m).replaceAll(/,"cache_control":\{[^}]*\}/g, '');
+  let i = 0;
+  while (
+    i < previous.messages.length &&
+    i < body.messages.length &&
+    plain(previous.messages[i] as ChatBody['messages'][number]) ===
+      plain(body.messages[i] as ChatBody['messages'][number])
+  )
+    i++;
+  return i;
+}
+
 describe('OpenRouter prompt-cache breakpoints', () => {
-  it('marks the system prompt, the newest message and the previous newest on every request of an anthropic/* run, across its compactions', async () => {
+  it('marks the newest message on every request of an anthropic/* run, and after each compaction the newest message an earlier request marked before its first change', async () => {
+    const server = await run('anthropic/claude-sonnet-4.5');
+    const bodies = server.requests.map((r) => r.body as ChatBody);
+    const marked = (body: ChatBody) => new Set([...marks(body).keys()].map((k) => Number(k.split(':')[1])));
+    let compactions = 0;
+    // The messages an earlier request marked whose prefix every request since has sent unchanged.
+    let cached = new Set<number>();
+    bodies.forEach((body, i) => {
+      const found = marked(body);
+      expect(found.size).toBeLessThanOrEqual(4);
+      expect(found.has(body.messages.length - 1)).toBe(true);
+      const first = firstChange(bodies[i - 1], body);
+      if (i > 0 && first < (bodies[i - 1]?.messages.length ?? 0)) compactions++;
+      cached = new Set([...cached].filter((m) => m < first));
+      if (cached.size > 0) expect(found.has(Math.max(...cached)), `request ${i}`).toBe(true);
+      for (const m of found) cached.add(m);
+    });
+    expect(compactions).toBeGreaterThan(0);
+  });
+
+  it('marks the system prompt, the newest message and the previous newest on every request of an anthropic/* run until it compacts', async () => {
     const server = await run('anthropic/claude-sonnet-4.5');
     const bodies = server.requests.map((r) => r.body as ChatBody);
     expect(bodies).toHaveLength(15);
@@ -68,7 +103,7 @@ describe('OpenRouter prompt-cache breakpoints', () => {
       typeof content === 'string' ? content : (content ?? []).map((p) => p.text ?? '').join('');
     const pruned = bodies.findIndex((b) => b.messages.some((m) => textOf(m.content).startsWith('[pruned:')));
     expect(pruned).toBeGreaterThan(0);
-    for (const body of bodies) {
+    for (const body of bodies.slice(0, pruned)) {
       const found = marks(body);
       expect(found.size).toBeLessThanOrEqual(4);
       expect([...found.keys()].sort()).toEqual(expectedPlaces(body));
@@ -77,12 +112,6 @@ describe('OpenRouter prompt-cache breakpoints', () => {
       const newest = body.messages[body.messages.length - 1];
       expect(newest?.role).toBe(body === bodies[0] ? 'user' : 'tool');
       expect(textOf(newest?.content ?? null)).toMatch(/^Read the files|^\/\/ src\/file-/);
-    }
-    // A pruned result is never marked: marks sit on the newest two positions only.
-    const compacted = bodies[pruned] as ChatBody;
-    for (const key of marks(compacted).keys()) {
-      const [, index] = key.split(':');
-      expect(textOf(compacted.messages[Number(index)]?.content ?? null)).not.toMatch(/^\[pruned:/);
     }
   });
 

@@ -41,8 +41,8 @@ function flatBlocks(body: Record<string, unknown>): { block: unknown; breakpoint
 export class AnthropicCacheModel {
   private readonly cached = new Set<string>();
 
-  /** The usage of one request body, and the prefixes it writes. */
-  accept(body: Record<string, unknown>): AnthropicCacheUsage {
+  /** Each block's prefix: its key (a hash of every block up to it) and its tokens. */
+  private prefixes(body: Record<string, unknown>) {
     const blocks = flatBlocks(body);
     const keys: string[] = [];
     const upTo: number[] = [];
@@ -55,6 +55,39 @@ export class AnthropicCacheModel {
       total += countTextTokens(text, 'o200k');
       upTo.push(total);
     }
+    return { blocks, keys, upTo, total };
+  }
+
+  /**
+   * The most a request of `body` could read, wherever its breakpoints were: the longest prefix
+   * the cache holds that ends before block `before` (its first block that no earlier request
+   * sent there); 0 when none.
+   */
+  longestCachedBefore(body: Record<string, unknown>, before: number): number {
+    const { keys, upTo } = this.prefixes(body);
+    let best = 0;
+    for (let i = 0; i < Math.min(before, keys.length); i++) if (this.cached.has(keys[i] ?? '')) best = upTo[i] ?? 0;
+    return best;
+  }
+
+  /** The index of the first block of `body` that differs from `previous` (cache_control aside). */
+  static firstChange(previous: Record<string, unknown> | undefined, body: Record<string, unknown>): number {
+    if (previous === undefined) return 0;
+    const a = flatBlocks(previous).map((b) => JSON.stringify(b.block));
+    const b = flatBlocks(body).map((x) => JSON.stringify(x.block));
+    let i = 0;
+    while (i < a.length && i < b.length && a[i] === b[i]) i++;
+    return i;
+  }
+
+  /** Whether `body` changed a block `previous` sent, rather than only appending to it. */
+  static rewrote(previous: Record<string, unknown>, body: Record<string, unknown>): boolean {
+    return AnthropicCacheModel.firstChange(previous, body) < flatBlocks(previous).length;
+  }
+
+  /** The usage of one request body, and the prefixes it writes. */
+  accept(body: Record<string, unknown>): AnthropicCacheUsage {
+    const { blocks, keys, upTo, total } = this.prefixes(body);
     const breakpoints = blocks.flatMap((b, i) => (b.breakpoint ? [i] : []));
     let read = -1;
     for (const b of breakpoints) {

@@ -12,6 +12,8 @@ export interface AnthropicCacheRun {
   requests: ReceivedRequest[];
   /** The usage the cache model gave each request, in order. */
   cache: AnthropicCacheUsage[];
+  /** For each request, the longest prefix the cache held before the first block it changed: the most it could read. */
+  best: number[];
 }
 
 /**
@@ -23,19 +25,40 @@ export interface AnthropicCacheRun {
 export async function runAnthropicCacheRun(
   steps: number,
   options: Parameters<typeof createAnthropic>[0] = {},
-  agentOptions: Pick<CreateAgentOptions, 'compaction'> = {},
+  agentOptions: Pick<CreateAgentOptions, 'compaction'> & {
+    /** Each reply opens with a signed thinking block (about 120 tokens), which the provider sends back. */
+    thinking?: boolean;
+  } = {},
 ): Promise<AnthropicCacheRun> {
+  const { thinking, ...withAgent } = agentOptions;
   const cache = new AnthropicCacheModel();
   const usages: AnthropicCacheUsage[] = [];
+  const best: number[] = [];
+  let previous: Record<string, unknown> | undefined;
   let n = 0;
   const server = await startLoopbackServer((request, response) => {
-    const usage = cache.accept(request.body as Record<string, unknown>);
+    const body = request.body as Record<string, unknown>;
+    best.push(cache.longestCachedBefore(body, AnthropicCacheModel.firstChange(previous, body)));
+    previous = body;
+    const usage = cache.accept(body);
     usages.push(usage);
     n++;
-    const content =
-      n <= steps
+    const thought =
+      thinking === true
+        ? [
+            {
+              type: 'thinking',
+              thinking: `Step ${n}: ${'the next file may hold the config we need; '.repeat(12)}`,
+              signature: `sig-${n}`,
+            },
+          ]
+        : [];
+    const content = [
+      ...thought,
+      ...(n <= steps
         ? [{ type: 'tool_use', id: `toolu_${n}`, name: 'read_file', input: { path: `src/file-${n}.ts` } }]
-        : [{ type: 'text', text: 'Done: every file was read.' }];
+        : [{ type: 'text', text: 'Done: every file was read.' }]),
+    ];
     sendJson(response, 200, {
       id: `msg_${n}`,
       type: 'message',
@@ -54,10 +77,10 @@ export async function runAnthropicCacheRun(
       instructions: `You are a careful engineer. Read the files you are asked about. ${'Follow the house rules. '.repeat(200)}`,
       tools: [readFile],
       limits: { maxSteps: steps + 5 },
-      ...agentOptions,
+      ...withAgent,
     });
     const result = await agent.send(`Read src/file-1.ts to src/file-${steps}.ts, one at a time.`);
-    return { usage: result.usage, requests: server.requests, cache: usages };
+    return { usage: result.usage, requests: server.requests, cache: usages, best };
   } finally {
     await server.close();
   }

@@ -37,7 +37,7 @@ const response = (output: unknown[]) => ({
 });
 
 const inputOf = (server: LoopbackServer, i: number) =>
-  (server.requests[i]?.body as { input: Record<string, unknown>[] }).input;
+  (server.requests[i]?.body as { input: Record<string, unknown>[] } | undefined)?.input ?? [];
 
 describe('Responses phase', () => {
   it('keeps commentary and the final answer as parts with their phase, result.text the answer, and sends both back', async () => {

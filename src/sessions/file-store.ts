@@ -16,7 +16,7 @@ import type {
   SessionStore,
   StoredSession,
 } from './store.js';
-import { checkId, conflict, guarded } from './store-errors.js';
+import { checkId, conflict, guarded, leaseLost } from './store-errors.js';
 
 /** The appends in flight per log file: one at a time in this process (leases keep processes apart). */
 const queues = new Map<string, Promise<unknown>>();
@@ -156,6 +156,8 @@ export class FileSessionStore implements SessionStore {
     const files = this.#files(id);
     const write = () =>
       withAppendLock(files.appendLock, async () => {
+        const holder = options?.holder;
+        if (holder !== undefined && (await readLock(files.lock))?.holder !== holder) throw leaseLost(this, id, holder);
         const version = await this.#append(id, files.log, entry, expectedVersion);
         if (options?.snapshot === true) await writeMark(files, expectedVersion);
         return version;

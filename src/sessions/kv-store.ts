@@ -8,7 +8,7 @@ import type {
   SessionStore,
   StoredSession,
 } from './store.js';
-import { checkId, conflict, guarded, NotWrittenHere } from './store-errors.js';
+import { checkId, conflict, guarded, leaseLost, NotWrittenHere } from './store-errors.js';
 
 /**
  * A Redis client that runs Lua scripts, in ioredis's form `eval(script, numKeys, ...keysAndArgs)`.
@@ -26,8 +26,12 @@ const LIST_ONLY =
   "local kind = redis.call('TYPE', KEYS[1]).ok if kind ~= 'list' and kind ~= 'none' then return redis.error_reply('LOUSHO_NOT_OURS ' .. kind) end ";
 
 const READ = `${LIST_ONLY}return redis.call('LRANGE', KEYS[1], 0, -1)`;
-/** KEYS: the log, its snapshot mark (the index of its newest snapshot entry). ARGV: version, entry, '1' to mark it. */
+/**
+ * KEYS: the log, its snapshot mark (the index of its newest snapshot entry), its lease. ARGV: version,
+ * entry, '1' to mark it, the holder whose lease fences the append ('' for none).
+ */
 const APPEND = `${LIST_ONLY}local n = redis.call('LLEN', KEYS[1]) if n ~= tonumber(ARGV[1]) then return {0, n} end
+if ARGV[4] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[4] then return {2, n} end
 if ARGV[3] == '1' then redis.call('SET', KEYS[2], n) end
 return {1, redis.call('RPUSH', KEYS[1], ARGV[2])}`;
 /** The log from its marked snapshot entry on, its length and where that is, in one step. */
@@ -145,10 +149,13 @@ export class KVSessionStore implements SessionStore {
 
   async append(id: string, entry: string, expectedVersion: number, options?: AppendOptions): Promise<number> {
     const mark = options?.snapshot === true ? '1' : '';
-    const [ok, length] = (await this.#run(id, 'write', APPEND, this.#logKeys(id), expectedVersion, entry, mark)) as [
+    const holder = options?.holder ?? '';
+    const keys = [...this.#logKeys(id), `${this.prefix}lease:${id}`];
+    const [ok, length] = (await this.#run(id, 'write', APPEND, keys, expectedVersion, entry, mark, holder)) as [
       number,
       number,
     ];
+    if (ok === 2) throw leaseLost(this, id, holder);
     if (ok !== 1) throw conflict(this, id, expectedVersion, length);
     return length;
   }

@@ -72,6 +72,11 @@ export class LeaseKeeper {
     return this.#controller.signal;
   }
 
+  /** True while this writer holds the lease (between acquire() and release()): its saves are fenced with it. */
+  get holding(): boolean {
+    return this.#timer !== undefined;
+  }
+
   /** True once this writer lost the session (its lease, or a save that found the log moved). */
   get lost(): boolean {
     return this.#lost;

@@ -10,7 +10,7 @@ import type {
   SessionStore,
   StoredSession,
 } from './store.js';
-import { checkId, conflict, guarded, NotWrittenHere } from './store-errors.js';
+import { checkId, conflict, guarded, leaseLost, NotWrittenHere } from './store-errors.js';
 
 /** The part of a `pg` Pool (or Client) this store uses. */
 export interface PostgresPool {
@@ -73,9 +73,13 @@ CREATE TABLE IF NOT EXISTS ${LEASES} (session_id TEXT PRIMARY KEY, holder TEXT N
 CREATE TABLE IF NOT EXISTS ${SNAPSHOTS} (session_id TEXT PRIMARY KEY, seq INTEGER NOT NULL);
 COMMIT;`;
 
-/** Appends when the sequence is still the expected one; with $4, marks the new row as the newest snapshot entry, in the same statement. */
+/**
+ * Appends when the sequence is still the expected one and, with $5, the lease still names that
+ * holder; with $4, marks the new row as the newest snapshot entry, in the same statement.
+ */
 const APPEND = `WITH added AS (INSERT INTO ${LOG} (session_id, seq, entry) SELECT $1, $2::int + 1, $3
-  WHERE (SELECT COALESCE(MAX(seq), 0) FROM ${LOG} WHERE session_id = $1) = $2::int RETURNING seq),
+  WHERE (SELECT COALESCE(MAX(seq), 0) FROM ${LOG} WHERE session_id = $1) = $2::int
+  AND ($5::text IS NULL OR EXISTS (SELECT 1 FROM ${LEASES} WHERE session_id = $1 AND holder = $5)) RETURNING seq),
 marked AS (INSERT INTO ${SNAPSHOTS} (session_id, seq) SELECT $1, seq FROM added WHERE $4::boolean
   ON CONFLICT (session_id) DO UPDATE SET seq = EXCLUDED.seq)
 SELECT seq FROM added`;
@@ -221,7 +225,14 @@ export class PostgresSessionStore implements SessionStore {
   async append(id: string, entry: string, expectedVersion: number, options?: AppendOptions): Promise<number> {
     let inserted = 0;
     try {
-      const result = await this.#query(id, 'write', APPEND, [id, expectedVersion, entry, options?.snapshot === true]);
+      const holder = options?.holder ?? null;
+      const result = await this.#query(id, 'write', APPEND, [
+        id,
+        expectedVersion,
+        entry,
+        options?.snapshot === true,
+        holder,
+      ]);
       inserted = result.rows.length;
     } catch (error) {
       // Two writers that read the same version: the primary key lets one in.
@@ -234,7 +245,9 @@ export class PostgresSessionStore implements SessionStore {
         `SELECT COALESCE(MAX(seq), 0) AS v FROM ${LOG} WHERE session_id = $1`,
         [id],
       );
-      throw conflict(this, id, expectedVersion, Number(rows[0]?.v));
+      const version = Number(rows[0]?.v);
+      if (version === expectedVersion && options?.holder !== undefined) throw leaseLost(this, id, options.holder);
+      throw conflict(this, id, expectedVersion, version);
     }
     return expectedVersion + 1;
   }

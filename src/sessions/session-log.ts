@@ -207,7 +207,11 @@ export class SessionLog {
         entry = records.length === 0 ? `[${added}` : `${entry.slice(0, -1)},${added}`;
       }
       try {
-        this.#version = await this.store.append(this.id, entry, this.#version, snapshot ? { snapshot } : undefined);
+        const fence = this.#lease.holding ? { holder: this.#lease.holder } : {};
+        this.#version = await this.store.append(this.id, entry, this.#version, {
+          ...fence,
+          ...(snapshot ? { snapshot } : {}),
+        });
         this.#last = entry;
         this.#snapshotChars = snapshot ? entry.length : this.#snapshotChars;
         this.#sinceChars = snapshot ? 0 : this.#sinceChars + entry.length;

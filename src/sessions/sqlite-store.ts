@@ -15,7 +15,7 @@ import type {
   SessionStore,
   StoredSession,
 } from './store.js';
-import { checkId, conflict, guarded, NotWrittenHere } from './store-errors.js';
+import { checkId, conflict, guarded, leaseLost, NotWrittenHere } from './store-errors.js';
 
 interface Statement {
   get(...params: unknown[]): unknown;
@@ -224,7 +224,10 @@ export class SqliteSessionStore implements SessionStore {
       const statements = await this.#ready();
       // The write lock first (waiting up to the busy timeout): a check that began as a read could
       // not become a write once another process wrote, and would fail with SQLITE_BUSY at once.
+      const holder = options?.holder;
       const changes = this.#immediate(() => {
+        if (holder !== undefined && (statements.lease.get(id) as { holder?: string } | undefined)?.holder !== holder)
+          return -1;
         try {
           const changes = statements.append.run(id, expectedVersion + 1, entry, id, expectedVersion).changes;
           if (changes === 1 && options?.snapshot === true) statements.mark.run(id, expectedVersion + 1);
@@ -234,6 +237,7 @@ export class SqliteSessionStore implements SessionStore {
           return 0;
         }
       });
+      if (changes === -1) throw leaseLost(this, id, holder as string);
       if (changes !== 1) {
         throw conflict(this, id, expectedVersion, (statements.version.get(id) as { v: number }).v);
       }

@@ -16,6 +16,16 @@ export function conflict(store: Named, id: string, expected: number, actual: num
   );
 }
 
+/** The error for an append fenced by a lease (AppendOptions.holder) that `holder` no longer holds. */
+export function leaseLost(store: Named, id: string, holder: string): LoushoError {
+  return new LoushoError(
+    'LOUSHO_SESSION_CONFLICT',
+    `Session '${id}' in ${store.description} is no longer held by this writer (${holder}): its lease ran out and ` +
+      'another process took the session over. Nothing was written; open the session again to see its current state.',
+    { details: { id, store: store.description, holder } },
+  );
+}
+
 /** The error for saved content that is not what this library wrote; it is left as it is. */
 export function storeInvalid(store: Named, id: string, what: string, cause?: unknown): LoushoError {
   const why = cause === undefined ? '' : ` (${(cause as Error).message ?? String(cause)})`;

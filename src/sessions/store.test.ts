@@ -195,6 +195,22 @@ describe.each(KINDS)('%s session store', (kind) => {
     expect(await store.renew('r', 'holder-a', 60_000)).toBe(false);
   });
 
+  it('fences an append with its lease: made while its holder holds it, refused (writing nothing) once another took it or it was let go', async () => {
+    const store = await make(kind);
+    const refused = async (append: Promise<number>) =>
+      expect((await rejection(append)).code).toBe('LOUSHO_SESSION_CONFLICT');
+    await store.acquire('f', 'holder-a', 60_000);
+    let v = await store.append('f', 'a1', 0, { holder: 'holder-a' });
+    await refused(store.append('f', 'b1', v, { holder: 'holder-b' }));
+    await store.acquire('f', 'holder-b', 60_000, 'holder-a'); // taken over, as from a dead holder
+    await refused(store.append('f', 'a2', v, { holder: 'holder-a', snapshot: true }));
+    expect(await store.readLatest?.('f')).toEqual({ entries: ['a1'], version: v, fromSnapshot: false });
+    v = await store.append('f', 'b1', v, { holder: 'holder-b' });
+    await store.release('f', 'holder-b');
+    await refused(store.append('f', 'b2', v, { holder: 'holder-b' }));
+    expect((await store.read('f')).entries).toEqual(['a1', 'b1']);
+  });
+
   it('lets a lease whose holder stopped renewing expire, so another takes it', async () => {
     const store = await make(kind);
     expect((await store.acquire('e', 'gone', 150)).acquired).toBe(true);

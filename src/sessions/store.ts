@@ -1,5 +1,5 @@
 import { leaseDecision } from './lease.js';
-import { checkId, conflict } from './store-errors.js';
+import { checkId, conflict, leaseLost } from './store-errors.js';
 
 /**
  * What a store holds of one session: its log entries in order and a version that changes
@@ -28,6 +28,13 @@ export interface AppendOptions {
    * there and leave out every entry before it.
    */
   snapshot?: boolean;
+  /**
+   * Fences the append with the lease: it is made only while the session's lease is still this
+   * holder's (nobody took it since, judged in the same atomic step as the version check), else it
+   * is refused with LOUSHO_SESSION_CONFLICT, writing nothing. What a writer's saves carry, so one
+   * that lost its lease saves nothing, and so starts no tool call, even before it learns it.
+   */
+  holder?: string;
 }
 
 /** What acquire() found: the lease is now `holder`'s, or someone else's until `expiresAt`. */
@@ -68,7 +75,8 @@ export interface SessionStore {
   /**
    * Appends one entry when the session's version is still `expectedVersion` and resolves to
    * the new version; rejects with LOUSHO_SESSION_CONFLICT, writing nothing, when it moved.
-   * With `{ snapshot: true }` the store remembers where this entry starts, for readLatest().
+   * With `{ snapshot: true }` the store remembers where this entry starts, for readLatest(); with
+   * `{ holder }` it appends only while that holder still holds the lease (see AppendOptions.holder).
    */
   append(id: string, entry: string, expectedVersion: number, options?: AppendOptions): Promise<number>;
   /**
@@ -144,6 +152,8 @@ export class MemorySessionStore implements SessionStore {
     checkId(this, id);
     const entries = this.#logs.get(id) ?? [];
     if (entries.length !== expectedVersion) throw conflict(this, id, expectedVersion, entries.length);
+    const holder = options?.holder;
+    if (holder !== undefined && this.#leases.get(id)?.holder !== holder) throw leaseLost(this, id, holder);
     if (options?.snapshot === true) this.#snapshots.set(id, entries.length);
     entries.push(entry);
     this.#logs.set(id, entries);

@@ -3,8 +3,9 @@
  * processes can share: a writer (src/test-support/pause-worker.ts) is stopped with SIGSTOP
  * past its lease, another process takes the session over as soon as the store's clock lets
  * it (it asks again until the lease is free: nothing here sleeps against the lease), and the
- * stopped writer is continued with SIGCONT. Whatever it was doing, it adds no entry after the
- * new owner's, and starts no further tool call. LOUSHO_PAUSE_TRIALS repeats each case.
+ * stopped writer is continued with SIGCONT (while the new owner holds the lease, before or after
+ * its first save, or after it let go). Whatever it was doing, it adds no entry after the new
+ * owner's, and starts no further tool call. LOUSHO_PAUSE_TRIALS repeats each case.
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,7 +31,7 @@ async function ledgerOf(path: string): Promise<string[]> {
 async function trial(
   spec: StoreSpec,
   pauseAt: 'tool' | 'append',
-  ownerHolds: boolean,
+  owner: 'hold' | 'go' | 'quiet',
   whileStopped: (a: Child, b: Child, read: () => Promise<string[]>) => Promise<void>,
 ) {
   const { store, close } = await openStore(spec);
@@ -49,7 +50,7 @@ async function trial(
       id,
       ledger,
       LEASE_MS,
-      ownerHolds ? 'hold' : 'go',
+      owner,
     ]);
     await whileStopped(a, b, read);
     await b.finished();
@@ -71,7 +72,7 @@ async function trial(
 /** A trial whose writer is continued once the new owner finished its turn and let go; resolves to the ledger. */
 async function continuedAfterOwner(spec: StoreSpec, pauseAt: 'tool' | 'append'): Promise<string[]> {
   let final: string[] = [];
-  const { ledger, entries } = await trial(spec, pauseAt, false, async (a, b, read) => {
+  const { ledger, entries } = await trial(spec, pauseAt, 'go', async (a, b, read) => {
     await b.finished();
     final = await read();
     if (pauseAt === 'append') a.send('continue');
@@ -88,7 +89,7 @@ export function pauseCases(spec: () => Promise<StoreSpec>): void {
     `a writer stopped inside a tool, continued while the new owner holds the lease: its tool gets the abort signal, it adds no entry and starts no call (${PAUSE_TRIALS} trials)`,
     async () => {
       for (let n = 0; n < PAUSE_TRIALS; n++) {
-        const { ledger } = await trial(await spec(), 'tool', true, async (a, b, read) => {
+        const { ledger } = await trial(await spec(), 'tool', 'hold', async (a, b, read) => {
           await b.line((l) => l === 'holding w1');
           const owned = await read();
           a.process.kill('SIGCONT');
@@ -108,6 +109,27 @@ export function pauseCases(spec: () => Promise<StoreSpec>): void {
       for (let n = 0; n < PAUSE_TRIALS; n++) {
         const ledger = await continuedAfterOwner(await spec(), 'tool');
         expect(ledger.filter((l) => l.includes(' first '))).toEqual(['START first h1', 'ABORTED first h1']);
+      }
+    },
+    120_000 * PAUSE_TRIALS,
+  );
+
+  it(
+    `a writer stopped between its lease check and its append, continued after the new owner took the lease but before it saved anything: the append is refused and no further tool call starts (${PAUSE_TRIALS} trials)`,
+    async () => {
+      for (let n = 0; n < PAUSE_TRIALS; n++) {
+        const { ledger } = await trial(await spec(), 'append', 'quiet', async (a, b, read) => {
+          await b.line((l) => l === 'holding the lease');
+          const owned = await read();
+          a.send('continue');
+          a.process.kill('SIGCONT');
+          expect(await outcomeOf(a)).toBe('LOUSHO_SESSION_CONFLICT');
+          expect(await read(), 'the continued writer added nothing').toEqual(owned);
+          b.send('save');
+        });
+        // The continued writer started nothing after the takeover: only the call it was in when stopped.
+        expect(ledger.filter((l) => l.includes(' first '))).toEqual(['START first h1', 'DONE first h1']);
+        expect(ledger.filter((l) => l.startsWith('START next '))).toEqual(['START next w1']);
       }
     },
     120_000 * PAUSE_TRIALS,

@@ -9,9 +9,11 @@
  *   first <spec> <id> <ledger> <leaseMs> append  sends "go"; `hold` returns at once, and the save of
  *                                                its result prints "appending" and waits for
  *                                                "continue" before it reaches the store.
- *   next <spec> <id> <ledger> <leaseMs> hold|go  resumes the turn as soon as the lease lets it;
- *                                                with hold, `write` prints "holding w1" and waits for
- *                                                "finish" (or its abort signal).
+ *   next <spec> <id> <ledger> <leaseMs> hold|go|quiet  resumes the turn as soon as the lease lets
+ *                                                it; with hold, `write` prints "holding w1" and waits
+ *                                                for "finish" (or its abort signal); with quiet, it
+ *                                                takes the lease and, before its first save reaches
+ *                                                the store, prints "holding the lease" and waits for "save".
  */
 import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -80,17 +82,24 @@ function script(messages: readonly Message[]) {
   return { toolCalls: [{ id: 'h1', name: 'hold' }] };
 }
 
-/** The store, stopping once before the first save of a tool result reaches it (mode "append"). */
-function pausing(store: SessionStore): SessionStore {
+/** The store, stopping once before the first save that `stopsAt` picks reaches it (printing `say`, waiting for `until`). */
+function pausing(store: SessionStore, stopsAt: (entry: string) => boolean, say: string, until: string): SessionStore {
   let paused = false;
   return aroundAppend(store, async ([, entry], append) => {
-    if (!paused && entry.includes('"tool.result"')) {
+    if (!paused && stopsAt(entry)) {
       paused = true;
-      print('appending');
-      await hear('continue');
+      print(say);
+      await hear(until);
     }
     return append();
   });
+}
+
+/** The store each role writes through: mode "append" stops the first writer before it saves a tool result, "quiet" the next one before any save. */
+function storeOf(store: SessionStore, first: boolean): SessionStore {
+  if (first && mode === 'append') return pausing(store, (e) => e.includes('"tool.result"'), 'appending', 'continue');
+  if (!first && mode === 'quiet') return pausing(store, () => true, 'holding the lease', 'save');
+  return store;
 }
 
 async function main(): Promise<void> {
@@ -105,7 +114,7 @@ async function main(): Promise<void> {
   });
   const session = agent.session({
     id,
-    store: first && mode === 'append' ? pausing(store) : store,
+    store: storeOf(store, first),
     leaseMs: Number(leaseMs),
   });
   const code = (error: unknown) => (LoushoError.isInstance(error) ? error.code : String(error));

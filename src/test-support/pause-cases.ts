@@ -44,14 +44,7 @@ async function trial(
   try {
     await a.line((l) => l === (pauseAt === 'tool' ? 'holding h1' : 'appending'));
     a.process.kill('SIGSTOP');
-    const b = await Child.start('pause-worker.ts', [
-      'next',
-      specText,
-      id,
-      ledger,
-      LEASE_MS,
-      owner,
-    ]);
+    const b = await Child.start('pause-worker.ts', ['next', specText, id, ledger, LEASE_MS, owner]);
     await whileStopped(a, b, read);
     await b.finished();
     expect(await outcomeOf(b)).toBe('done');

@@ -236,11 +236,25 @@ export function renderFrameworksMarkdown(report: FrameworksReport): string {
       "the work itself, after the loop's own work since the last step. generateText keeps, with every step's result, a structuredClone() of " +
       'all the messages produced so far, a heap that grows with the square of the steps; streamText does not.',
     '',
-    '| Integration | Loop | First tenth | Last tenth | Last / first | Recount at the last step | Recount / last tenth | Last / first, wall-clock | Kept heap |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    "| Integration | Loop | First tenth | Last tenth | Last / first | Growth / reference's growth | Last tenth / reference's | Recount at the last step | Recount / last tenth | Last / first, wall-clock | Kept heap |",
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
+  const within: string[] = [];
   for (const r of report.rows) {
     const runs = r.runs;
+    // Against the same loop's reference, run by run: its growth over the reference's, and its cost at the end over the reference's.
+    const reference = report.rows.find((x) => x.loop === r.loop && x.name === REFERENCE);
+    const pairs =
+      reference === undefined || r === reference || r.name === AGAIN
+        ? []
+        : runs.map((x, i) => ({ x, ref: reference.runs[i] }));
+    const growth = pairs.flatMap(({ x, ref }) =>
+      ref === undefined ? [] : [x.lastCpuMs / x.firstCpuMs / (ref.lastCpuMs / ref.firstCpuMs)],
+    );
+    const cost = pairs.flatMap(({ x, ref }) => (ref === undefined ? [] : [x.lastCpuMs / ref.lastCpuMs]));
+    const againstCells =
+      growth.length === 0 ? '— | —' : `${formatSpread(growth, formatRatio)} | ${formatSpread(cost, formatRatio)}`;
+    if (growth.length > 0 && median(growth) <= 2 && median(cost) <= 2) within.push(`${r.name} (${r.loop})`);
     const recounts = runs.flatMap((x) => (x.recount === undefined ? [] : [{ ...x.recount, last: x.lastCpuMs }]));
     const recountCells =
       recounts.length === 0
@@ -255,14 +269,26 @@ export function renderFrameworksMarkdown(report: FrameworksReport): string {
         `${formatMs(median(runs.map((x) => x.lastCpuMs)))} | ${formatSpread(
           runs.map((x) => x.lastCpuMs / x.firstCpuMs),
           formatRatio,
-        )} | ${recountCells} | ` +
+        )} | ${againstCells} | ${recountCells} | ` +
         `${formatSpread(
           runs.map((x) => x.lastWallMs / x.firstWallMs),
           formatRatio,
         )} | ${keptHeapCell(runs)} |`,
     );
   }
-  lines.push('', `Run time: ${report.seconds.toFixed(0)} s.`);
+  const ours = report.rows.filter((r) => r.name !== REFERENCE && r.name !== AGAIN);
+  lines.push(
+    '',
+    `Within 2× of the loop's reference in both its growth and its cost at the last tenth (medians over the runs): ${within.length} of ${ours.length}` +
+      (within.length === ours.length
+        ? '.'
+        : `; the others: ${ours
+            .filter((r) => !within.includes(`${r.name} (${r.loop})`))
+            .map((r) => `${r.name} (${r.loop})`)
+            .join(', ')}.`),
+    '',
+    `Run time: ${report.seconds.toFixed(0)} s.`,
+  );
   return lines.join('\n');
 }
 

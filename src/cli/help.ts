@@ -111,7 +111,7 @@ Options:
   -h, --help                this help
 
 ${FORMATS}`,
-  report: `Usage: lousho report <transcript or session log> [--out file.html] [--model gpt-4o] [options]
+  report: `Usage: lousho report <transcript or session log> [--out file.html] [--model gpt-4o] [--repair] [options]
 
 Writes one self-contained HTML page (it loads nothing from the network) picturing the run: the
 request's size per step against the context window and the compaction threshold, every
@@ -134,6 +134,8 @@ Options:
   --from <format>           the input's format, when detection cannot tell
   --trajectory <N>          of a file of several trajectories (tau-bench results), the N-th,
                             counted from 1 (default: the first; the output says which of how many)
+  --repair                  pair calls and results that do not pair, as \`lousho compact --repair\`
+                            does, and print each change
   -h, --help                this help
 
 ${FORMATS}`,

@@ -1,6 +1,6 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { captureIO, noRun } from '../test-support/cli.js';
 import { runCli } from './commands.js';
@@ -62,6 +62,19 @@ describe('--repair on the command line', () => {
       'part two planned',
       'part three planned',
     ]);
+  });
+
+  it("report takes --repair too and writes its page; without it the refusal names report's flag", async () => {
+    const path = await file(PARALLEL_TASKS);
+    const refused = captureIO();
+    expect(await runCli(['report', path], refused.io, noRun)).toBe(1);
+    expect(refused.err[0]).toMatch(/`lousho report --repair` fixes this/);
+    expect(refused.err[0]).not.toMatch(/repairTranscript/);
+    const cli = captureIO();
+    const page = join(dirname(path), 'tasks.html');
+    expect(await runCli(['report', path, '--repair', '--out', page], cli.io, noRun)).toBe(0);
+    expect(cli.err.filter((l) => l.startsWith('repaired messages['))).toHaveLength(2);
+    expect(await readFile(page, 'utf8')).toMatch(/^<!doctype html>/i);
   });
 
   it('inspect takes --repair too and prints each change; without it the refusal names the flag', async () => {

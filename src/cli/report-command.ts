@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { CliIO } from './cli-io.js';
 import { COMMAND_HELP, version } from './help.js';
 import { parseCommandArgs } from './parse-command-args.js';
+import { repairOption } from './repair-option.js';
 import { marksInWords, type ReportData } from './report-data.js';
 import { defaultReportPath, writeReport } from './report-file.js';
 import { sessionLogReport } from './report-from-session-log.js';
@@ -30,6 +31,7 @@ export async function report(args: string[], io: CliIO): Promise<void> {
     trajectory: { type: 'string' },
     'context-window': { type: 'string' },
     threshold: { type: 'string' },
+    repair: { type: 'boolean' },
   });
   if (parsed === 'help') return io.out(COMMAND_HELP.report);
   const { values, positionals } = parsed;
@@ -39,7 +41,7 @@ export async function report(args: string[], io: CliIO): Promise<void> {
     throw new UsageError(
       `lousho report: --threshold must be a share of the window, such as 0.8; got ${values.threshold}.`,
     );
-  const read = await readTranscriptArg('report', positionals, values);
+  const read = await readTranscriptArg('report', positionals, values, repairOption('report', values.repair, io));
   const model = typeof values.model === 'string' ? values.model : (read.model ?? 'gpt-4o');
   const options = {
     model,

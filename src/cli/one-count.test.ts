@@ -7,7 +7,6 @@ import { captureIO, noRun } from '../test-support/cli.js';
 import { sharedPath } from '../test-support/corpus.js';
 import { savedSession } from '../test-support/report-runs.js';
 import { runCli } from './commands.js';
-import { readTranscriptFile } from './transcript-file.js';
 
 /*
  * inspect, compact and report on the same file with the same options must give one total,
@@ -56,13 +55,12 @@ async function threeCounts(file: string, options: string[]) {
   const compact = await run(['compact', file, '--out', join(dir, 'out.json'), ...options]);
   const line = compact.err.find((l) => l.startsWith('prune-tool-results:')) ?? '';
   const [, before, after, pruned] = /: (\d+) -> (\d+) tokens; (\d+) tool results pruned/.exec(line) ?? [];
-  // What compact wrote, read back in the format it was written in and counted by inspect (with
-  // the model the file named, which the written format may not carry).
+  // What compact wrote, read back as a user would (its format detected, no --from) and counted
+  // by inspect (with the model the file named, which the written format may not carry).
   const unwritten = line.includes('was not written');
   const written = unwritten ? file : join(dir, 'out.json');
-  const from = unwritten ? [] : ['--from', (await readTranscriptFile(file)).source.format];
   const model = options.includes('--model') ? [] : ['--model', inspect.model as string];
-  const back = JSON.parse((await run(['inspect', written, '--json', ...options, ...model, ...from])).out.join('\n'));
+  const back = JSON.parse((await run(['inspect', written, '--json', ...options, ...model])).out.join('\n'));
   const shared = options.filter((o, i) => o !== '--protected-tokens' && options[i - 1] !== '--protected-tokens');
   await run(['report', file, '--out', join(dir, 'page.html'), ...shared]);
   const page = await readFile(join(dir, 'page.html'), 'utf8');

@@ -117,6 +117,18 @@ describe('detection by positive signature', () => {
     ).toBeUndefined();
   });
 
+  it("reads Responses items that carry an item of a type the API does not list (a Codex rollout's ghost_snapshot, as compact writes the rollout)", () => {
+    const items = [
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Fix it.' }] },
+      { type: 'ghost_snapshot', ghost_commit: { id: 'abc', parent: 'def' } },
+      { type: 'function_call', call_id: 'c', name: 'shell', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'c', output: 'ok' },
+    ];
+    expect(detectFormat(items)).toBe('openai-responses');
+    // A stray record beside messages no format is decided by stays unknown.
+    expect(detectFormat([{ role: 'user', content: 'hi' }, { type: 'ghost_snapshot' }])).toBeUndefined();
+  });
+
   it('refuses a file of records no format has, with exit 2, in one line naming the next step', async () => {
     const dir = await temp();
     const path = join(dir, 'events.jsonl');

@@ -111,7 +111,15 @@ export function isMessageRecord(m: unknown): boolean {
  * Undefined when a record is no message of any format (see {@link isMessageRecord}).
  */
 export function detectFormat(messages: readonly unknown[], hasSystem = false): TranscriptFormat | undefined {
-  if (!messages.every(isMessageRecord)) return undefined;
+  if (!messages.every(isMessageRecord)) {
+    // An item of a type the Responses API does not list (a Codex rollout's ghost_snapshot, kept
+    // when lousho wrote the rollout as Responses items) rides along Responses items only.
+    const strays = messages.filter((m) => !isMessageRecord(m));
+    const items = strays.every((m) => isRecord(m) && typeof m.type === 'string' && m.role === undefined);
+    return items && messages.some((m) => isMessageRecord(m) && signal(m) === 'openai-responses')
+      ? 'openai-responses'
+      : undefined;
+  }
   for (const m of messages) {
     const format = signal(m);
     if (format !== undefined) return format;

@@ -8,7 +8,6 @@ export type {
   RunOptions,
 } from './agent/agent-types.js';
 export { createAgent } from './agent/create-agent.js';
-export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './agent/mcp-server-config.js';
 export { recallTool } from './agent/recall-tool.js';
 export type { ToolSearchOptions } from './agent/tool-search.js';
 export type { CompactMessagesOptions, CompactMessagesResult } from './compaction/compact-messages.js';
@@ -91,6 +90,20 @@ export { compactionMiddleware } from './integrations/compaction-middleware.js';
 export type { PrepareStepOptionsShape } from './integrations/compaction-prepare-step.js';
 export { compactionPrepareStep } from './integrations/compaction-prepare-step.js';
 export type { FrameworkCompactionOptions } from './integrations/conversation-compaction.js';
+export type {
+  McpElicitationRequest,
+  McpElicitationResult,
+  McpHttpServerConfig,
+  McpRoot,
+  McpSamplingOptions,
+  McpSamplingRequest,
+  McpServerConfig,
+  McpServerOptions,
+  McpStdioServerConfig,
+  McpToolFilter,
+  McpToolListing,
+} from './mcp/mcp-server-config.js';
+export type { AgentMcp, McpListEntry, McpResourceContents, McpServerHandle } from './mcp/mcp-server-handle.js';
 export { contentText, reasoningText } from './messages/content.js';
 export { isPinned, pinMessage } from './messages/pin.js';
 export type { TranscriptRepair } from './messages/repair.js';

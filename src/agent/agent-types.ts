@@ -13,10 +13,11 @@ import type { AgentStream } from '../executor/stream-run.js';
 import type { OutputSchema } from '../executor/structured-output.js';
 import type { Tool } from '../executor/tool.js';
 import type { ToolRegistry } from '../executor/tool-registry.js';
+import type { McpServerConfig } from '../mcp/mcp-server-config.js';
+import type { AgentMcp } from '../mcp/mcp-server-handle.js';
 import type { Message } from '../messages/types.js';
 import type { SessionStore } from '../sessions/store.js';
 import type { AgentSession } from './agent-session.js';
-import type { McpServerConfig } from './mcp-server-config.js';
 import type { ToolSearchOptions } from './tool-search.js';
 
 /** createAgent({ compaction }) as an object: the hook's options, plus `summarizer`. */
@@ -115,6 +116,12 @@ export interface Agent<Output = unknown> extends AgentDefinition {
   readonly hooks: HookRegistry;
   /** The model, resolved on first use. */
   provider(): LLMProvider;
+  /**
+   * The agent's MCP servers, for what their tools do not cover: `agent.mcp.server('files')`
+   * lists and reads resources and prompts and finishes an OAuth authorization (the agent's own
+   * connections, not its sessions').
+   */
+  readonly mcp: AgentMcp;
   /**
    * Ends the MCP servers the agent started, its sessions' included (and its connections to the
    * others); a later run connects again. `await using agent = createAgent(...)` calls it at the end of the block.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEventListener } from '../contracts/agent-event.js';
 import type { AgentResult } from '../contracts/agent-result.js';
-import type { LLMProvider } from '../contracts/llm-provider.js';
+import type { LLMProvider, ModelSpec } from '../contracts/llm-provider.js';
 import { checkNumber, checkOptions, describe } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
 import { type AgentInput, type ExecuteParams, executeRun } from '../executor/agent-executor.js';
@@ -11,14 +11,15 @@ import { streamRun } from '../executor/stream-run.js';
 import { type OutputSchema, outputSpecOf } from '../executor/structured-output.js';
 import type { InferSchema, Tool } from '../executor/tool.js';
 import { ToolRegistry } from '../executor/tool-registry.js';
+import { checkMcpServers } from '../mcp/mcp-server-check.js';
+import { agentMcp } from '../mcp/mcp-server-handle.js';
+import { McpToolSet } from '../mcp/mcp-tools.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
 import { MemorySessionStore } from '../sessions/store.js';
 import { checkCreateAgentOptions, checkPriceKnown, checkRunOptions } from './agent-options.js';
 import { AgentSession } from './agent-session.js';
 import type { Agent, AgentSessionOptions, CreateAgentOptions, RunOptions } from './agent-types.js';
 import { compactionOptionsFor, hookFor, recallToolsFor, withSummarizer } from './compaction-option.js';
-import { checkMcpServers } from './mcp-server-config.js';
-import { McpToolSet } from './mcp-tools.js';
 import { checkToolSearch, createToolSearch } from './tool-search.js';
 
 /**
@@ -29,9 +30,10 @@ import { checkToolSearch, createToolSearch } from './tool-search.js';
  * const { text, usage } = await agent.send('Audit the repository.');
  */
 export function createAgent<const S extends OutputSchema | undefined = undefined>(
-  options: CreateAgentOptions & { outputSchema?: S },
+  // Omit: intersecting a schema type with OutputSchema's union made tsc instantiate arktype's types too deep (TS2589).
+  options: Omit<CreateAgentOptions, 'outputSchema'> & { outputSchema?: S },
 ): Agent<InferSchema<S>> {
-  const spec = checkCreateAgentOptions(options);
+  const spec = checkCreateAgentOptions(options as CreateAgentOptions);
   outputSpecOf(options.outputSchema); // a schema that cannot become JSON Schema fails here, not at the first call
   const limits = checkLimits(options.limits);
   if (limits.maxCostUsd !== undefined) checkPriceKnown(typeof spec === 'string' ? spec : spec.modelId);
@@ -41,11 +43,16 @@ export function createAgent<const S extends OutputSchema | undefined = undefined
   const compactionHook = hookFor(agentCompaction);
   if (compactionHook !== undefined) hooks.register(compactionHook);
   const mcpServers = checkMcpServers(options.mcpServers);
+  /** The model that answers MCP servers' sampling requests: the entry's sampling.model, else the agent's. */
+  const samplingModel = (model: ModelSpec | undefined) =>
+    model === undefined ? getProvider() : resolveProvider(model);
   const mcp = new McpToolSet(
     mcpServers,
     tools.list().map((t) => t.name),
+    samplingModel,
   );
-  const mcpTools = async (): Promise<Tool<unknown, unknown>[]> => (mcp.size === 0 ? [] : mcp.tools());
+  const mcpTools = async (signal?: AbortSignal): Promise<Tool<unknown, unknown>[]> =>
+    mcp.size === 0 ? [] : mcp.tools(signal);
   /** The MCP tool sets of sessions whose turns connected them, until the session's close() (agent.close() ends them all). */
   const sessionSets = new Set<McpToolSet>();
   const search = checkToolSearch(options.toolSearch);
@@ -98,13 +105,18 @@ export function createAgent<const S extends OutputSchema | undefined = undefined
     tools,
     hooks,
     provider: getProvider,
+    mcp: agentMcp(
+      mcp,
+      mcpServers.map((s) => s.name),
+    ),
     send: async (input, run) => {
       checkRunOptions(run);
-      return executeRun(params(input, run, hooks, await mcpTools()), undefined) as Promise<AgentResult<InferSchema<S>>>;
+      const ownTools = await mcpTools(run?.abortSignal);
+      return executeRun(params(input, run, hooks, ownTools), undefined) as Promise<AgentResult<InferSchema<S>>>;
     },
     stream: (input, run) => {
       checkRunOptions(run);
-      return streamRun(async (emit) => executeRun(params(input, run, hooks, await mcpTools()), emit));
+      return streamRun(async (emit) => executeRun(params(input, run, hooks, await mcpTools(run?.abortSignal)), emit));
     },
     close: async () => {
       const sets = [mcp, ...sessionSets];
@@ -129,11 +141,12 @@ export function createAgent<const S extends OutputSchema | undefined = undefined
           : new McpToolSet(
               mcpServers,
               [...tools.list(), ...sessionTools].map((t) => t.name),
+              samplingModel,
             );
-      const ownMcpTools = async () => {
+      const ownMcpTools = async (signal: AbortSignal | undefined) => {
         if (ownMcp === undefined) return [];
         sessionSets.add(ownMcp);
-        return ownMcp.tools();
+        return ownMcp.tools(signal);
       };
       if (sessionOptions.compaction !== undefined) {
         sessionHooks = new HookRegistry(options.hooks ?? []);
@@ -155,7 +168,10 @@ export function createAgent<const S extends OutputSchema | undefined = undefined
             run: async (messages, turn, emit) => {
               // Every turn of the session routes the provider's prompt cache by the session's id.
               const run = { ...turn, cacheKey: sessionId };
-              return executeRun(params(messages, run, sessionHooks, [...sessionTools, ...(await ownMcpTools())]), emit);
+              return executeRun(
+                params(messages, run, sessionHooks, [...sessionTools, ...(await ownMcpTools(turn.abortSignal))]),
+                emit,
+              );
             },
             provider: getProvider,
             compaction: sessionOptions.compaction === undefined ? agentCompaction : own,

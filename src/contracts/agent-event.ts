@@ -167,6 +167,26 @@ export type BuiltinAgentEvent =
       toolCalls: ToolCall[];
     }
   | {
+      /** Identifies the event: an MCP server reported the progress of a running call (notifications/progress). */
+      type: 'mcp.progress';
+      /** The run's id, as on run.start. */
+      runId: string;
+      /** The step whose reply made the call, from 1. */
+      step: number;
+      /** The id of the call, as on its tool.start. */
+      toolCallId: string;
+      /** The server's name, as in its mcpServers entry. */
+      server: string;
+      /** The server's own name of the tool. */
+      tool: string;
+      /** How far the call is; it grows with each notification. */
+      progress: number;
+      /** The progress at which the call is done, when the server knows it. */
+      total?: number;
+      /** What the server says it is doing, when it says. */
+      message?: string;
+    }
+  | {
       /** The run stopped before this call until it is approved or rejected (see Tool.needsApproval). */
       type: 'approval.requested';
       /** The run's id, as on run.start. */

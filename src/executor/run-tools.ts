@@ -1,8 +1,11 @@
 import type { Context } from '@opentelemetry/api';
 import type { AgentEvent } from '../contracts/agent-event.js';
 import { abortedError, LoushoError, toError } from '../errors/lousho-error.js';
+import { contentText } from '../messages/content.js';
 import type { ToolCall, ToolMessage } from '../messages/types.js';
 import { inToolSpan } from '../telemetry/tracing.js';
+import type { ToolContext } from './tool.js';
+import { cutToolContent, isToolContent } from './tool-content.js';
 import { cutToolResult, DEFAULT_MAX_TOOL_RESULT_CHARS, refusedArgumentsError } from './tool-limits.js';
 import type { ToolRegistry } from './tool-registry.js';
 import { validateToolArguments } from './tool-registry.js';
@@ -18,11 +21,18 @@ export function resultText(value: unknown): string {
   }
 }
 
+/** What a tool run gives: the result message's content, and whether it is an error. */
+interface Outcome {
+  text: ToolMessage['content'];
+  isError: boolean;
+}
+
 async function runOne(
   call: ToolCall,
   tools: ToolRegistry,
   abortSignal: AbortSignal | undefined,
-): Promise<{ text: string; isError: boolean }> {
+  run: Pick<ToolContext, 'runId' | 'step' | 'emit'>,
+): Promise<Outcome> {
   const tool = tools.get(call.name);
   if (tool === undefined) {
     const known = tools
@@ -48,11 +58,11 @@ async function runOne(
     const value = await tool.execute(checked.value as never, {
       toolCallId: call.id,
       ...(abortSignal === undefined ? {} : { abortSignal }),
+      ...run,
     });
-    return {
-      text: cutToolResult(resultText(value), tool.maxResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS),
-      isError: false,
-    };
+    const max = tool.maxResultChars ?? DEFAULT_MAX_TOOL_RESULT_CHARS;
+    const text = isToolContent(value) ? cutToolContent(value.parts, max) : cutToolResult(resultText(value), max);
+    return { text, isError: false };
   } catch (error) {
     // A tool's server that is gone ends the run with its typed error; any other failure is the model's to read.
     if (LoushoError.isInstance(error) && error.code === 'LOUSHO_MCP_SERVER_FAILED') throw error;
@@ -86,8 +96,12 @@ export async function runToolCalls(
   return Promise.all(
     calls.map(async (call) => {
       emit?.({ type: 'tool.start', runId, step, toolCall: call });
-      const { text, isError } = await inToolSpan(options.trace, call, () => runOne(call, tools, options.abortSignal));
-      emit?.({ type: 'tool.done', runId, step, toolCallId: call.id, toolName: call.name, result: text, isError });
+      const context = { runId, step, ...(emit === undefined ? {} : { emit }) };
+      const { text, isError } = await inToolSpan(options.trace, call, () =>
+        runOne(call, tools, options.abortSignal, context),
+      );
+      const result = contentText(text);
+      emit?.({ type: 'tool.done', runId, step, toolCallId: call.id, toolName: call.name, result, isError });
       const message: ToolMessage = { role: 'tool', toolCallId: call.id, toolName: call.name, content: text };
       if (isError) message.isError = true;
       await options.onResult?.(message);

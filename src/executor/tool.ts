@@ -1,3 +1,4 @@
+import type { AgentEvent } from '../contracts/agent-event.js';
 import type { JSONSchema, TypedJSONSchema } from '../contracts/json-schema.js';
 import { checkNumber, checkOptions } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
@@ -33,6 +34,12 @@ export interface ToolContext {
   toolCallId: string;
   /** Fires when the run is aborted; stop work and throw. */
   abortSignal?: AbortSignal;
+  /** The id of the run that made the call (absent when the tool is called outside a run). */
+  runId?: string;
+  /** The step whose reply made the call, from 1. */
+  step?: number;
+  /** Reports an event to the run's listeners while the call runs (an MCP tool's `mcp.progress`, say). */
+  emit?: (event: AgentEvent) => void;
 }
 
 /**

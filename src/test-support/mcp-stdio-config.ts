@@ -2,8 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { McpStdioServerConfig } from '../agent/mcp-server-config.js';
+import type { McpStdioServerConfig } from '../mcp/mcp-server-config.js';
 import { commandFor } from './child-process.js';
+import type { HostileScenario } from './mcp-hostile.js';
 
 /** The test MCP server over stdio as an mcpServers entry, with the lines it logs and the pids it started with. */
 export interface StdioMcpTestServer {
@@ -15,18 +16,35 @@ export interface StdioMcpTestServer {
 }
 
 /** An mcpServers entry that runs src/test-support/mcp-stdio-server.ts (`args`: [pageSize, fillers]). */
-export async function stdioMcpServer(
+export function stdioMcpServer(
   name: string,
   args: string[] = [],
   extra: Partial<McpStdioServerConfig> = {},
+): Promise<StdioMcpTestServer> {
+  return scriptServer(name, 'mcp-stdio-server.ts', args, extra);
+}
+
+/** An mcpServers entry that runs a hostile server of src/test-support/mcp-hostile-server.ts. */
+export function hostileStdioServer(
+  scenario: HostileScenario,
+  extra: Partial<McpStdioServerConfig> = {},
+): Promise<StdioMcpTestServer> {
+  return scriptServer(scenario, 'mcp-hostile-server.ts', [scenario], extra);
+}
+
+async function scriptServer(
+  name: string,
+  script: string,
+  args: string[],
+  extra: Partial<McpStdioServerConfig>,
 ): Promise<StdioMcpTestServer> {
   const log = join(await mkdtemp(join(tmpdir(), 'lousho-mcp-')), 'log');
   const config: McpStdioServerConfig = {
     name,
     command: process.execPath,
-    args: [...(await commandFor('mcp-stdio-server.ts')), ...args],
-    env: { MCP_TEST_LOG: log },
+    args: [...(await commandFor(script)), ...args],
     ...extra,
+    env: { MCP_TEST_LOG: log, ...extra.env },
   };
   const lines = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n') : []);
   const pids = () =>

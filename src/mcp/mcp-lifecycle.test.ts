@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Agent } from '../agent/agent-types.js';
+import { createAgent } from '../agent/create-agent.js';
 import { isRunning, stdioMcpServer, until } from '../test-support/mcp-stdio-config.js';
 import { type MockReply, mockModel } from '../testing/mock-model.js';
-import type { Agent } from './agent-types.js';
-import { createAgent } from './create-agent.js';
 
 /*
  * Who ends an MCP server: agent.close() ends every server the agent started, its sessions'

@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Agent } from '../agent/agent-types.js';
+import { createAgent } from '../agent/create-agent.js';
+import { SEARCH_TOOL_NAME } from '../agent/tool-search.js';
 import type { AgentEvent } from '../contracts/agent-event.js';
 import type { ModelRequest } from '../contracts/model-request.js';
 import { contentText } from '../messages/content.js';
@@ -6,10 +9,7 @@ import type { ToolMessage } from '../messages/types.js';
 import { startMcpHttpServer } from '../test-support/mcp-http-server.js';
 import { stdioMcpServer } from '../test-support/mcp-stdio-config.js';
 import { type MockReply, mockModel } from '../testing/mock-model.js';
-import type { Agent } from './agent-types.js';
-import { createAgent } from './create-agent.js';
 import type { McpServerConfig } from './mcp-server-config.js';
-import { SEARCH_TOOL_NAME } from './tool-search.js';
 
 /*
  * MCP tools go through approvals, tool search, compaction and the result-size rule as any

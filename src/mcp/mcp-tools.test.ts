@@ -1,14 +1,14 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Agent } from '../agent/agent-types.js';
+import { createAgent } from '../agent/create-agent.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import { contentText } from '../messages/content.js';
 import { rejection } from '../test-support/errors.js';
 import { type McpHttpTestServer, startMcpHttpServer } from '../test-support/mcp-http-server.js';
 import { isRunning, stdioMcpServer as stdioServer, until } from '../test-support/mcp-stdio-config.js';
 import { type MockReply, mockModel } from '../testing/mock-model.js';
-import type { Agent } from './agent-types.js';
-import { createAgent } from './create-agent.js';
 
 const open: Agent[] = [];
 const servers: McpHttpTestServer[] = [];

@@ -56,6 +56,6 @@ describe('the entry points', () => {
     expect(converters).toEqual(
       expect.arrayContaining(['fromOpenAIChat', 'toOpenAIChat', 'OpenAIChatMessage', 'CarriedPart']),
     );
-    expect(converters.filter((n) => /^(from|to)[A-Z]/.test(n))).toHaveLength(17);
+    expect(converters.filter((n) => /^(from|to)[A-Z]/.test(n))).toHaveLength(22);
   });
 });

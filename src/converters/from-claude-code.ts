@@ -2,7 +2,7 @@ import type { ConvertOptions } from './checked-transcript.js';
 import { checkedTranscript } from './checked-transcript.js';
 import { anthropicMessages } from './from-anthropic.js';
 import { isRecord } from './invalid-input.js';
-import { anthropicUsage, type LogReading, logExtras, type ReportedUsage, withReportedUsage } from './log-reading.js';
+import { reportedAnthropicUsage, type LogReading, logExtras, type ReportedUsage, withReportedUsage } from './log-reading.js';
 
 type ClaudeRecord = Record<string, unknown> & { message: Record<string, unknown> };
 type Block = Record<string, unknown>;
@@ -83,7 +83,7 @@ export function fromClaudeCode(records: readonly unknown[], options: ConvertOpti
     if (turn === undefined) return;
     messages.push({ role: 'assistant', content: turn.blocks });
     if (turn.results.length > 0) messages.push({ role: 'user', content: turn.results });
-    usages.push(anthropicUsage(turn.best?.message.usage));
+    usages.push(reportedAnthropicUsage(turn.best?.message.usage));
     if (turn.best !== undefined) last = turn.best;
     turn = undefined;
   };
@@ -113,7 +113,7 @@ export function fromClaudeCode(records: readonly unknown[], options: ConvertOpti
     messages: checkedTranscript(read, options),
     ...logExtras({
       model: typeof last?.message.model === 'string' ? last.message.model : undefined,
-      reported: anthropicUsage(last?.message.usage),
+      reported: reportedAnthropicUsage(last?.message.usage),
       detail: subagent ? "a subagent's own conversation: its records are all isSidechain" : undefined,
     }),
   };

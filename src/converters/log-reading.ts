@@ -49,7 +49,7 @@ export function reportedUsage(usage: { [K in keyof ReportedUsage]: number | unde
 }
 
 /** The usage of an Anthropic Messages response (`input_tokens` does not hold the cache reads and writes: they are added). */
-export function anthropicUsage(usage: unknown): ReportedUsage | undefined {
+export function reportedAnthropicUsage(usage: unknown): ReportedUsage | undefined {
   if (!isRecord(usage)) return undefined;
   const cacheReadTokens = numberOf(usage.cache_read_input_tokens);
   const cacheWriteTokens = numberOf(usage.cache_creation_input_tokens);

@@ -5,6 +5,7 @@
  * priced at claude-sonnet-4-5's list prices. `promptCache: false` sends what the provider
  * sent before it placed breakpoints: none.
  */
+import type { CreateAgentOptions } from '../src/agent/agent-types.js';
 import type { RunUsage } from '../src/contracts/run-usage.js';
 import { getModelInfo } from '../src/models/registry.js';
 import { AnthropicCacheModel } from '../src/test-support/anthropic-cache-model.js';
@@ -79,7 +80,7 @@ function compactingRow(name: string, run: AnthropicCacheRun): CompactingBillRow 
 
 /** The compacting run with no compaction, the default compaction and lean mode. */
 export async function runCompactingBill(): Promise<CompactingBillRow[]> {
-  const run = (compaction: Parameters<typeof runAnthropicCacheRun>[2]['compaction']) =>
+  const run = (compaction: CreateAgentOptions['compaction']) =>
     runAnthropicCacheRun(COMPACTING_STEPS, {}, { thinking: true, ...(compaction === undefined ? {} : { compaction }) });
   return [
     compactingRow('no compaction', await run(undefined)),

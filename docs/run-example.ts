@@ -75,7 +75,8 @@ async function runCommand(line: string, dir: string, printed: Printed): Promise<
     return copyFile(join(ROOT, from.slice(prefix.length)), join(dir, to));
   }
   // In the project that installed the package the command is on no PATH: it is run with npx.
-  if (words[0] === 'lousho') throw new Error(`${line}: in the project that installed it, the command is \`npx lousho\``);
+  if (words[0] === 'lousho')
+    throw new Error(`${line}: in the project that installed it, the command is \`npx lousho\``);
   const argv = words[0] === 'npx' ? words.slice(1) : words;
   if (argv[0] === 'lousho') {
     const io = { out: printed.line, err: printed.line };

@@ -2,7 +2,13 @@ import type { ConvertOptions } from './checked-transcript.js';
 import { checkedTranscript } from './checked-transcript.js';
 import { anthropicMessages } from './from-anthropic.js';
 import { isRecord } from './invalid-input.js';
-import { reportedAnthropicUsage, type LogReading, logExtras, type ReportedUsage, withReportedUsage } from './log-reading.js';
+import {
+  type LogReading,
+  logExtras,
+  type ReportedUsage,
+  reportedAnthropicUsage,
+  withReportedUsage,
+} from './log-reading.js';
 
 type ClaudeRecord = Record<string, unknown> & { message: Record<string, unknown> };
 type Block = Record<string, unknown>;

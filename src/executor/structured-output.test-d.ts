@@ -1,3 +1,5 @@
+import { type } from 'arktype';
+import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../agent/create-agent.js';
@@ -67,5 +69,58 @@ describe("tool() types execute()'s arguments", () => {
         return '';
       },
     });
+  });
+});
+
+/*
+ * The three Standard Schema libraries, each in createAgent({ outputSchema }), tool({ parameters })
+ * and result.output: what must compile does, and each @ts-expect-error line must fail to compile
+ * (tsc reports an @ts-expect-error that has no error under it). arktype's outputSchema failed
+ * with TS2589 ("Type instantiation is excessively deep") before createAgent() took its options
+ * as Omit<CreateAgentOptions, 'outputSchema'>.
+ */
+describe('zod 4, valibot and arktype', () => {
+  const schemas = {
+    zod: z.object({ city: z.string(), days: z.number() }),
+    valibot: v.object({ city: v.string(), days: v.number() }),
+    arktype: type({ city: 'string', days: 'number' }),
+  };
+
+  it('type result.output in createAgent({ outputSchema })', async () => {
+    const fromZod = createAgent({ provider, outputSchema: schemas.zod });
+    const fromValibot = createAgent({ provider, outputSchema: schemas.valibot });
+    const fromArktype = createAgent({ provider, outputSchema: schemas.arktype });
+    expectTypeOf<Output<typeof fromZod>>().toEqualTypeOf<{ city: string; days: number }>();
+    expectTypeOf<Output<typeof fromValibot>>().toEqualTypeOf<{ city: string; days: number }>();
+    expectTypeOf<Output<typeof fromArktype>>().toEqualTypeOf<{ city: string; days: number }>();
+    const result = await fromArktype.send('q');
+    expectTypeOf(result.output).toEqualTypeOf<{ city: string; days: number } | undefined>();
+    // @ts-expect-error: not a field of the schema
+    void result.output?.country;
+    // @ts-expect-error: days is a number
+    const days: string | undefined = (await fromValibot.send('q')).output?.days;
+    void days;
+  });
+
+  it('type the arguments of tool({ parameters })', () => {
+    for (const parameters of [schemas.zod, schemas.valibot, schemas.arktype]) {
+      tool({
+        name: 'weather',
+        parameters,
+        execute: (args) => {
+          expectTypeOf(args).toEqualTypeOf<{ city: string; days: number }>();
+          // @ts-expect-error: not a field of the schema
+          void args.country;
+          return args.city.toUpperCase();
+        },
+      });
+    }
+    // @ts-expect-error: execute() takes the schema's arguments, not a number
+    tool({ name: 'weather', parameters: schemas.arktype, execute: (args: number) => args });
+  });
+
+  it('refuse what is no schema', () => {
+    // @ts-expect-error: a string is neither a Standard Schema validator nor a JSON Schema
+    createAgent({ provider, outputSchema: 'city: string' });
   });
 });

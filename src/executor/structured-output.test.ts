@@ -5,6 +5,7 @@ import { createAgent } from '../agent/create-agent.js';
 import { chatRequestBody } from '../providers/openai-request.js';
 import { rejection } from '../test-support/errors.js';
 import { mockModel } from '../testing/mock-model.js';
+import type { OutputSchema } from './structured-output.js';
 import { jsonSchema, type StandardSchemaV1, tool } from './tool.js';
 
 /** A Standard Schema validator that is a function and carries Standard JSON Schema, as arktype's types are. */
@@ -25,12 +26,35 @@ function callableSchema(): ((value: unknown) => unknown) & StandardSchemaV1<unkn
 }
 
 describe('createAgent({ outputSchema })', () => {
-  it('sends a zod schema to the provider as real JSON Schema, not zod internals', async () => {
+  it('sends a zod schema to the provider as real JSON Schema, not zod internals, its objects closed', async () => {
     const model = mockModel(['{"city":"Oslo"}']);
     await createAgent({ provider: model, outputSchema: z.object({ city: z.string() }) }).send('where?');
     const sent = model.calls[0]?.outputSchema;
-    expect(sent).toEqual({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] });
+    expect(sent).toEqual({
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+      additionalProperties: false,
+    });
     expect(JSON.stringify(sent)).not.toContain('"def"');
+  });
+
+  it('a plain z.object() goes to OpenAI strict (it went with strict: false); a loose one, or one that says so, stays open', async () => {
+    const strictOf = async (schema: OutputSchema) => {
+      const model = mockModel(['{"city":"Oslo","at":{"lat":59.9}}']);
+      await createAgent({ provider: model, outputSchema: schema }).send('where?');
+      const outputSchema = model.calls[0]?.outputSchema;
+      const messages = [{ role: 'user' as const, content: 'q' }];
+      const body = chatRequestBody({ model: 'm', messages, ...(outputSchema ? { outputSchema } : {}) }, 'm', {
+        maxTokensField: 'max_tokens',
+      });
+      return body.response_format?.json_schema.strict;
+    };
+    expect(await strictOf(z.object({ city: z.string(), at: z.object({ lat: z.number() }) }))).toBe(true);
+    expect(await strictOf(z.looseObject({ city: z.string() }))).toBe(false);
+    expect(
+      await strictOf({ type: 'object', properties: { city: { type: 'string' } }, additionalProperties: true }),
+    ).toBe(false);
   });
 
   it('gives result.output parsed, validated and typed', async () => {
@@ -133,7 +157,7 @@ describe('Standard Schema validators of other libraries', () => {
     } as StandardSchemaV1<unknown, { city: string }>;
     const model = mockModel(['{"city":1}', '{"city":"Oslo"}']);
     const result = await createAgent({ provider: model, outputSchema: withJson }).send('q');
-    expect(model.calls[0]?.outputSchema).toEqual({ type: 'object', required: ['city'] });
+    expect(model.calls[0]?.outputSchema).toEqual({ type: 'object', required: ['city'], additionalProperties: false });
     expect(result.output).toEqual({ city: 'Oslo' });
     expect(String(model.calls[1]?.messages.at(-1)?.content)).toMatch(/city: Invalid type/);
   });
@@ -149,6 +173,7 @@ describe('Standard Schema validators of other libraries', () => {
       type: 'object',
       properties: { city: { type: 'string' } },
       required: ['city'],
+      additionalProperties: false,
     });
     expect(model.calls[0]?.tools?.[0]?.parameters).toMatchObject({ required: ['city'] });
     expect(result.messages[2]).toMatchObject({ content: 'in Oslo' });

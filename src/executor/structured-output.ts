@@ -1,7 +1,7 @@
 import type { AgentResult } from '../contracts/agent-result.js';
 import type { JSONSchema, TypedJSONSchema } from '../contracts/json-schema.js';
 import { LoushoError } from '../errors/lousho-error.js';
-import { isStrictSchema } from '../providers/strict-schema.js';
+import { closeObjectSchemas, isStrictSchema } from '../providers/strict-schema.js';
 import type { RunState } from './run-state.js';
 import type { StandardSchemaV1 } from './tool.js';
 import { schemaToJson, validateWithSchema } from './tool-registry.js';
@@ -11,7 +11,7 @@ export type OutputSchema<T = unknown> = StandardSchemaV1<unknown, T> | TypedJSON
 
 /** An outputSchema ready for a run: its JSON Schema for the provider and its check of a reply. */
 export interface OutputSpec {
-  /** The JSON Schema the provider receives. */
+  /** The JSON Schema the provider receives: every object that says nothing of other properties closed (see closeObjectSchemas). */
   json: JSONSchema;
   /** Whether OpenAI's strict mode accepts this schema (every object closed, every property required). */
   strict: boolean;
@@ -26,7 +26,8 @@ export function outputSpecOf(schema: OutputSchema | undefined): OutputSpec | und
   if (schema === undefined) return undefined;
   let spec = specs.get(schema);
   if (spec === undefined) {
-    const json = schemaToJson(schema, 'createAgent(): outputSchema');
+    // Closed objects: the model may add no key the schema does not name, and OpenAI takes it as strict.
+    const json = closeObjectSchemas(schemaToJson(schema, 'createAgent(): outputSchema'));
     spec = { json, strict: isStrictSchema(json), schema };
     specs.set(schema, spec);
   }

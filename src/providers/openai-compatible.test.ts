@@ -367,10 +367,19 @@ describe('the request', () => {
             function: {
               name: 'get_weather',
               description: 'The weather in a city.',
-              parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+              // Objects go closed: the model may add no argument the schema does not name.
+              parameters: {
+                type: 'object',
+                properties: { city: { type: 'string' } },
+                required: ['city'],
+                additionalProperties: false,
+              },
             },
           },
-          { type: 'function', function: { name: 'now', parameters: { type: 'object', properties: {} } } },
+          {
+            type: 'function',
+            function: { name: 'now', parameters: { type: 'object', properties: {}, additionalProperties: false } },
+          },
         ],
         [vendor.limitField]: 256,
         temperature: 0.2,

@@ -3,7 +3,7 @@ import { withChatCacheBreakpoints } from './openai-cache-control.js';
 import { type ChatCacheControl, type ChatMessage, type ReasoningReturn, toChatMessages } from './openai-messages.js';
 import type { PromptCacheMemory } from './prompt-cache-memory.js';
 import { type PromptCacheRetention, promptCacheRetentionField } from './prompt-cache-option.js';
-import { isStrictSchema } from './strict-schema.js';
+import { closeObjectSchemas, isStrictSchema } from './strict-schema.js';
 import { wireCacheKey } from './wire-cache-key.js';
 
 /** How a chat-completions server takes the options the wire format leaves to each vendor. */
@@ -81,7 +81,7 @@ export function chatRequestBody(request: ModelRequest, modelId: string, settings
             function: {
               name: t.name,
               ...(t.description === undefined ? {} : { description: t.description }),
-              parameters: t.parameters,
+              parameters: closeObjectSchemas(t.parameters),
             },
           })),
         }),

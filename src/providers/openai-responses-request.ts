@@ -3,7 +3,7 @@ import type { ResponsesFunctionTool, ResponsesRequestBody } from './openai-respo
 import { toResponsesInput } from './openai-responses-input.js';
 import { type PromptCacheRetention, promptCacheRetentionField } from './prompt-cache-option.js';
 import { checkReasoningOptions } from './reasoning-options.js';
-import { isStrictSchema } from './strict-schema.js';
+import { closeObjectSchemas, isStrictSchema } from './strict-schema.js';
 import { wireCacheKey } from './wire-cache-key.js';
 
 /** How OpenAI shows a reasoning model's thinking: a summary of the given length. */
@@ -66,8 +66,8 @@ export function toResponsesRequest(
       type: 'function',
       name: t.name,
       ...(t.description === undefined ? {} : { description: t.description }),
-      parameters: t.parameters as Record<string, unknown>,
-      strict: isStrictSchema(t.parameters),
+      parameters: closeObjectSchemas(t.parameters) as Record<string, unknown>,
+      strict: isStrictSchema(closeObjectSchemas(t.parameters)),
     }),
   );
   const encrypted = !settings.store && (settings.encryptedReasoning ?? isReasoningModel(modelId));

@@ -72,7 +72,14 @@ describe('createOpenAIResponses()', () => {
     expect(result.usage.cachedInputTokens).toBe(64);
     const [first, second] = server.requests.map((r) => r.body as Record<string, unknown>);
     expect(first?.tools).toEqual([
-      { type: 'function', name: 'add', description: 'Add two numbers', parameters: ADD.parameters, strict: false },
+      // Closed, every property required: strict.
+      {
+        type: 'function',
+        name: 'add',
+        description: 'Add two numbers',
+        parameters: { ...ADD.parameters, additionalProperties: false },
+        strict: true,
+      },
     ]);
     expect((second?.input as unknown[] | undefined)?.slice(-2)).toEqual([
       { type: 'function_call', call_id: 'call_1', name: 'add', arguments: '{"a":2,"b":3}' },

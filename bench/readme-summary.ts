@@ -41,13 +41,23 @@ export function dominatorsOf(report: ReplayReport, peer: string, windows = READM
   return winners.sort((a, b) => loss(a) - loss(b) || bill(a) - bill(b));
 }
 
-function row(report: ReplayReport, name: string): string {
+function row(report: ReplayReport, name: string): string[] {
   const cells = README_WINDOWS.flatMap((window) => {
     const r = report.rows.find((x) => x.configuration === name && x.window === window) as ReplayRow;
     return [...report.prices.map((p) => ratio(billOf(r, p).ratio)), percent(r.identifierLoss), int(r.overWindow)];
   });
   const peer = report.rows.find((x) => x.configuration === name)?.peer === true;
-  return `| ${peer ? name : `**${name}**`} | ${cells.join(' | ')} |`;
+  return [peer ? name : `**${name}**`, ...cells];
+}
+
+/** A Markdown table laid out as the project's formatter lays it out: the first column left, the others right. */
+function table(rows: readonly (readonly string[])[]): string[] {
+  const widths = (rows[0] ?? []).map((_, c) => Math.max(3, ...rows.map((r) => (r[c] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join(' | ')} |`;
+  const rule = `| ${widths.map((w, c) => (c === 0 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`)).join(' | ')} |`;
+  const [head, ...body] = rows;
+  return [line(head ?? []), rule, ...body.map(line)];
 }
 
 /** Why no configuration of ours dominates `peer`: at each window where none does, the least loss among ours that bill no more. */
@@ -104,14 +114,11 @@ export function renderReadmeSummary(report: ReplayReport): string {
       `(${int(report.requests)} requests) replayed at ${README_WINDOWS.map(k).join(' and ')} windows, each request ` +
       `billed with the prompt cache priced in: ${first}'s rule (every prefix shared with the previous request read at ` +
       `10%) and ${second}'s breakpoint cache (what the Anthropic provider's cache_control breakpoints make cached read ` +
-      'at 10%, writes at 125%). Bills are ratios against no compaction; *names lost* is the share of the paths and ' +
-      'identifiers a tool call uses that an earlier message showed and the request no longer shows; *over* counts ' +
+      'at 10%, writes at 125%). Bills are ratios against no compaction; _names lost_ is the share of the paths and ' +
+      'identifiers a tool call uses that an earlier message showed and the request no longer shows; _over_ counts ' +
       'requests over the window.',
     '',
-    `| | ${header.join(' | ')} |`,
-    `|---|${header.map(() => '---:').join('|')}|`,
-    ...shown.map((name) => row(report, name)),
-    ...peers.map((name) => row(report, name)),
+    ...table([['', ...header], ...shown.map((name) => row(report, name)), ...peers.map((name) => row(report, name))]),
     '',
     'Against each peer, the configuration of ours that bills no more under both bills and loses no more names at ' +
       `${README_WINDOWS.map(k).join(' and ')}, with no request over the window ([docs/compaction.md](docs/compaction.md) ` +

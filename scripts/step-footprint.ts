@@ -5,12 +5,16 @@
  * (call counts) after a warm-up step on another transcript, the tokenizer included; making the
  * hook and the run is not counted, nor what the check of the result does after the step.
  *
- * Run: npx tsx scripts/step-footprint.ts [--list]
+ * Run: npx tsx scripts/step-footprint.ts [--whole] [--list]
  */
 import { Session } from 'node:inspector/promises';
 import { fileURLToPath } from 'node:url';
 import { createCompactionHook } from '../src/compaction/compaction-hook.js';
+import { AgentExecutor } from '../src/executor/agent-executor.js';
+import { HookRegistry } from '../src/executor/hook-registry.js';
 import { RunState } from '../src/executor/run-state.js';
+import { createOpenAICompatible } from '../src/providers/openai-compatible.js';
+import { sendJson, startLoopbackServer } from '../src/test-support/loopback-server.js';
 import { readingTranscript } from '../src/test-support/transcripts.js';
 import { mockModel } from '../src/testing/mock-model.js';
 
@@ -35,12 +39,44 @@ function compactingStep(): () => Promise<boolean> {
   };
 }
 
+/**
+ * A whole compacting step (--whole): AgentExecutor.execute() on a transcript of 30 file reads with
+ * the OpenAI-compatible provider, which sends the request to a loopback server over HTTP and reads
+ * its answer: the preflight, the compaction hook, the request, the reply and the step's end.
+ */
+async function wholeStep(): Promise<() => Promise<boolean>> {
+  const server = await startLoopbackServer((_request, response) =>
+    sendJson(response, 200, {
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      model: 'm',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'Read.' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 9_000, completion_tokens: 2, total_tokens: 9_002 },
+    }),
+  );
+  const provider = createOpenAICompatible({ baseURL: `${server.url}/v1`, apiKey: 'test', name: 'local' })('m');
+  const messages = readingTranscript(30);
+  const before = JSON.stringify(messages).length;
+  return async () => {
+    const result = await AgentExecutor.execute({
+      agent: { compaction: { contextWindow: 16_000 } } as never,
+      input: messages,
+      provider,
+      hooks: new HookRegistry([createCompactionHook({ contextWindow: 16_000 })]),
+    });
+    await server.close();
+    return JSON.stringify(result.messages).length < before;
+  };
+}
+
+const whole = process.argv.includes('--whole');
+const makeStep = whole ? wholeStep : async () => compactingStep();
 const session = new Session();
 session.connect();
 await session.post('Profiler.enable');
 await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
-if (!(await compactingStep()())) throw new Error('the warm-up step did not compact');
-const measured = compactingStep();
+if (!(await (await makeStep())())) throw new Error('the warm-up step did not compact');
+const measured = await makeStep();
 await session.post('Profiler.takePreciseCoverage');
 if (!(await measured())) throw new Error('the measured step did not compact');
 const { result } = await session.post('Profiler.takePreciseCoverage');
@@ -58,5 +94,7 @@ for (const script of result) {
     files.add(path.slice(src.length));
   }
 }
-console.log(`one compacting step: ${functions.size} named functions in ${files.size} files of src/`);
+console.log(
+  `${whole ? 'one whole compacting step (OpenAI-compatible provider)' : 'one compacting step (the hook)'}: ${functions.size} named functions in ${files.size} files of src/`,
+);
 if (process.argv.includes('--list')) for (const f of [...functions].sort()) console.log(`  ${f}`);

@@ -24,4 +24,15 @@ describe('every strategy on random transcripts, through the one runner', () => {
     },
     120_000,
   );
+
+  it('two-phase gets under the threshold whenever a summary of the turns before the protected tail would, on seeded transcripts', async () => {
+    // Seed 2 holds 4 transcripts where two-phase measured its protected tail on the pruned messages,
+    // reached back over turns a summary could fold, and stayed above a threshold summarize reached.
+    const problems: string[] = [];
+    for (const s of fc.sample(scenario, { numRuns: RUNS, seed: 2 })) {
+      const { problem } = await checkInvariants('two-phase', s);
+      if (problem !== undefined) problems.push(problem);
+    }
+    expect(problems).toEqual([]);
+  }, 60_000);
 });

@@ -1,3 +1,4 @@
+import type { Message } from '../messages/types.js';
 import { ownProtectedTokens } from './protected-tail.js';
 import { ownPruneStrategy, PRUNE_STRATEGY_NAME, pruneToolResults } from './prune-tool-results.js';
 import {
@@ -7,7 +8,7 @@ import {
   summarizeOrPrune,
   validateSummarizeOptions,
 } from './summarize.js';
-import type { CompactionStrategy } from './types.js';
+import { type CompactionStrategy, messageCounter } from './types.js';
 
 /** The name twoPhaseStrategy() reports in compaction events. */
 export const TWO_PHASE_STRATEGY_NAME = 'two-phase';
@@ -31,7 +32,16 @@ export function twoPhaseStrategy(options: SummarizeStrategyOptions): CompactionS
       const protectedTokens = ownProtectedTokens(options.protectedTokens, input);
       const pruned = pruneToolResults({ ...input, protectedTokens });
       if (pruned.tokensAfter <= input.thresholdTokens) return { ...pruned, appliedStrategy: PRUNE_STRATEGY_NAME };
-      const summarized = await summarizeOrPrune({ ...input, messages: pruned.messages }, options, getProvider);
+      // The protected tail is the one pruning kept, measured as the messages came in: measured on the
+      // pruned ones, whose markers are small, it would reach back over turns a summary could fold.
+      const original = new Map(pruned.messages.map((m, i) => [m, input.messages[i] ?? m]));
+      const count = messageCounter(input);
+      const countMessage = (m: Message) => count(original.get(m) ?? m);
+      const summarized = await summarizeOrPrune(
+        { ...input, messages: pruned.messages, countMessage },
+        options,
+        getProvider,
+      );
       const prunedToolCallIds = [...pruned.prunedToolCallIds, ...summarized.prunedToolCallIds];
       const result = { ...summarized, tokensBefore: pruned.tokensBefore, prunedToolCallIds };
       result.appliedStrategy = summarized.summary === undefined ? PRUNE_STRATEGY_NAME : SUMMARIZE_STRATEGY_NAME;

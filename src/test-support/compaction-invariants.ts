@@ -58,10 +58,21 @@ function best(kind: StrategyKind, s: Scenario): number | undefined {
   const pruned = pruneToolResults(input);
   if (kind === 'prune') return pruned.tokensAfter;
   if (kind === 'compactor') return undefined;
-  const source = kind === 'two-phase' ? pruned.messages : s.messages;
-  const plan = planSummary(source, protectedTokens, (m) => messageTokens(m));
-  if (plan.summarized.length === 0) return kind === 'two-phase' ? pruned.tokensAfter : estimateTokens(s.messages);
-  return estimateTokens(applySummary(source, plan, summaryMessage(SUMMARY)));
+  const summarizedFrom = (source: readonly Message[]) => {
+    const plan = planSummary(source, protectedTokens, (m) => messageTokens(m));
+    return plan.summarized.length === 0
+      ? undefined
+      : estimateTokens(applySummary(source, plan, summaryMessage(SUMMARY)));
+  };
+  const summarized = summarizedFrom(s.messages);
+  if (kind === 'summarize') return summarized ?? estimateTokens(s.messages);
+  // Two-phase does at least as well as either of its phases alone: pruning, or a summary of the
+  // turns before the protected tail (it reads them pruned).
+  return Math.min(
+    pruned.tokensAfter,
+    summarized ?? Number.POSITIVE_INFINITY,
+    summarizedFrom(pruned.messages) ?? Number.POSITIVE_INFINITY,
+  );
 }
 
 /** What one check found: a problem in words, or none; and whether the threshold was reachable. */

@@ -184,6 +184,12 @@ describe('answers that never come', () => {
     outcomes.push('progress (1 s of progress, timeoutMs 400): the call succeeds, 10 mcp.progress events');
   });
 
+  it('progress keeps a call alive when the run has no listeners too (progress is always asked for)', async () => {
+    const { config } = await hostileStdioServer('progress', { timeoutMs: 400 });
+    const { messages } = await agentWith(config, [call('echo'), 'done']).agent.send('go');
+    expect(resultOf(messages)).toMatchObject({ isError: false, text: 'done after 10 steps' });
+  });
+
   it('progress-forever: maxTotalTimeoutMs ends the call however often the server reports progress', async () => {
     const { config } = await hostileStdioServer('progress-forever', { timeoutMs: 300, maxTotalTimeoutMs: 1000 });
     const { agent } = agentWith(config, [call('echo'), 'done']);

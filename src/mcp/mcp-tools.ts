@@ -10,11 +10,15 @@ import { type McpToolInfo, usableTools } from './mcp-tool-listing.js';
 
 type AnyTool = Tool<unknown, unknown>;
 
-/** Reports each progress notification of a call as an `mcp.progress` event of the run. */
+/**
+ * The progress callback of a call: asking for progress is what lets a long call restart its
+ * timeout, so it is always asked for; each notification is an `mcp.progress` event of the run
+ * when the run has listeners.
+ */
 function progressOf(server: string, tool: string, context: ToolContext) {
   const { emit, runId, step, toolCallId } = context;
-  if (emit === undefined || runId === undefined || step === undefined) return undefined;
-  return (p: { progress: number; total?: number | undefined; message?: string | undefined }) =>
+  return (p: { progress: number; total?: number | undefined; message?: string | undefined }) => {
+    if (emit === undefined || runId === undefined || step === undefined) return;
     emit({
       type: 'mcp.progress',
       runId,
@@ -26,6 +30,7 @@ function progressOf(server: string, tool: string, context: ToolContext) {
       ...(p.total === undefined ? {} : { total: p.total }),
       ...(p.message === undefined ? {} : { message: p.message }),
     });
+  };
 }
 
 function toTool(connection: McpConnection, info: McpToolInfo, name: string): AnyTool {

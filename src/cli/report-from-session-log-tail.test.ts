@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgentsStoreSession } from '../integrations/agents-store-session.js';
 import { compactingSession } from '../integrations/compacting-session.js';
+import { fileLogEntries } from '../sessions/file-log-lines.js';
 import { FileSessionStore } from '../sessions/file-store.js';
 import { decodeEntry, encodeEntry, type SessionRecord } from '../sessions/records.js';
 import { SessionState } from '../sessions/session-state.js';
@@ -13,7 +14,7 @@ import { sessionLogReport } from './report-from-session-log.js';
 /** The same log with each tail written as the rewrite of the whole transcript it leads to. */
 function asRewrites(text: string): string {
   const state = new SessionState();
-  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  const lines = fileLogEntries(text).filter((line) => line.trim() !== '');
   return lines
     .map((line) => {
       const records = decodeEntry(line).map((record): SessionRecord => {

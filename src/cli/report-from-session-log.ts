@@ -3,6 +3,7 @@ import { TranscriptCounter } from '../compaction/transcript-counter.js';
 import { contentText } from '../messages/content.js';
 import type { Message } from '../messages/types.js';
 import { messagesTokens, tokenProfile } from '../models/estimate-tokens.js';
+import { fileLogEntries } from '../sessions/file-log-lines.js';
 import { decodeEntry, type SessionRecord } from '../sessions/records.js';
 import { SessionState } from '../sessions/session-state.js';
 import type { ReportData, ReportMark, ReportStep } from './report-data.js';
@@ -150,7 +151,7 @@ export function sessionLogReport(title: string, text: string, options: ReportWin
     if (replyMessage.role === 'assistant') for (const call of replyMessage.toolCalls ?? []) stepOf.set(call.id, step);
   }
 
-  for (const line of text.split('\n')) {
+  for (const line of fileLogEntries(text)) {
     if (line.trim() === '') continue;
     for (const record of decodeEntry(line)) {
       before(record);

@@ -1,4 +1,5 @@
 import type { Message } from '../messages/types.js';
+import { fileLogEntries } from '../sessions/file-log-lines.js';
 import { decodeEntry } from '../sessions/records.js';
 import { SessionState } from '../sessions/session-state.js';
 
@@ -7,7 +8,7 @@ import { SessionState } from '../sessions/session-state.js';
  * this library writes (`messages`, `turn.start`, `checkpoint`, ...).
  */
 export function isSessionLog(text: string): boolean {
-  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  const lines = fileLogEntries(text).filter((line) => line.trim() !== '');
   if (lines.length === 0) return false;
   return lines.every((line) => {
     try {
@@ -22,7 +23,7 @@ export function isSessionLog(text: string): boolean {
 /** A session log's transcript: its records replayed in order, as the session itself reads them. */
 export function readSessionLog(text: string): Message[] {
   const state = new SessionState();
-  for (const line of text.split('\n')) {
+  for (const line of fileLogEntries(text)) {
     if (line.trim() === '') continue;
     for (const record of decodeEntry(line)) state.apply(record);
   }

@@ -1,13 +1,14 @@
-import { constants } from 'node:fs';
-import { type FileHandle, lstat, open, readdir, readFile, unlink } from 'node:fs/promises';
+import { lstat, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkOptions } from '../errors/check-options.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
-import { type AppendLockFiles, withAppendLock } from './file-append-lock.js';
 import { acquireFileLease, type LeaseFiles, readLock, releaseFileLease, renewFileLease } from './file-lease.js';
+import { appendLine } from './file-log-append.js';
+import { countingLines, entriesOf, markedLine } from './file-log-lines.js';
 import { fileNameOf, idOfFileName } from './file-names.js';
-import { type MarkFiles, readFromMark, readLinesFrom, removeMark, writeMark } from './file-snapshot-mark.js';
-import { cleanTemporary, makePrivateDir, PRIVATE_FILE_MODE, withTemporary } from './private-files.js';
+import { type MarkFiles, readFromMark, readRange, removeMark, writeMark } from './file-snapshot-mark.js';
+import { checkLocalFolder } from './local-folder.js';
+import { cleanTemporary, makePrivateDir, withTemporary } from './private-files.js';
 import type {
   AppendOptions,
   LeaseState,
@@ -35,26 +36,20 @@ function serialized<T>(path: string, run: () => Promise<T>): Promise<T> {
   return next;
 }
 
-/** The complete lines of a log and where they end; a torn last line (no '\n' yet) is left out. */
-function completeLines(text: string): { entries: string[]; bytes: number } {
-  const end = text.lastIndexOf('\n');
-  if (end < 0) return { entries: [], bytes: 0 };
-  const body = text.slice(0, end);
-  return { entries: body.split('\n'), bytes: Buffer.byteLength(text.slice(0, end + 1)) };
-}
-
 /**
  * Keeps each session as a log file in a folder: `<id>.jsonl`, one line per save, appended
- * (never rewritten), so a step costs what it added. A process killed while appending leaves
- * at most a torn last line, which is ignored and cut by the next append. The lease is a lock
- * file (`<id>.lock`, created atomically, with its holder and expiry); temporary files live in
- * `.tmp/` and are removed when the store next opens the session. Folders are created 0700 and
- * files 0600, whatever the umask. The version of a session is the byte length of its log; the
- * newest snapshot entry's offset is kept in `<id>.snap`, so opening a session reads from there.
+ * (never rewritten), so a step costs what it added. Each line names the version it follows, and
+ * counts only where it does (file-log-lines.ts): that is the fence, so no append takes a lock, and
+ * a writer killed anywhere (in this process's PID namespace or not) leaves nothing another must wait
+ * for, at most a torn line that readers skip. The lease is a lock file (`<id>.lock`, created
+ * atomically, with its holder and expiry); temporary files live in `.tmp/` and are removed when the
+ * store next opens the session. Folders are created 0700 and files 0600, whatever the umask. The
+ * version of a session is where its last counting line ends; the newest snapshot line's place is
+ * kept in `<id>.snap`, so opening a session reads from there.
  *
- * One host only: every process judges a lease's expiry by its own clock, and the atomic steps
- * (a hard link that fails when the file exists, an append under a lock file) are not promised on
- * a network file system. Workers on several machines share a KVSessionStore or a PostgresSessionStore.
+ * One host only: every process judges a lease's expiry by its own clock, and a lease taken over
+ * between a writer's check of it and its append is not seen by that append. Workers on several
+ * machines share a KVSessionStore or a PostgresSessionStore.
  *
  * @example
  * const session = agent.session({ id: 'ticket-42', store: new FileSessionStore({ dir: './sessions' }) });
@@ -83,7 +78,7 @@ export class FileSessionStore implements SessionStore {
     return fileNameOf(id);
   }
 
-  #files(id: string): LeaseFiles & MarkFiles & { appendLock: AppendLockFiles } {
+  #files(id: string): LeaseFiles & MarkFiles {
     const name = this.#name(id);
     const temporaryDir = join(this.dir, '.tmp');
     const withTemporaryFile = <T>(text: string, use: (path: string) => Promise<T>) =>
@@ -91,12 +86,6 @@ export class FileSessionStore implements SessionStore {
     return {
       log: join(this.dir, `${name}.jsonl`),
       mark: join(this.dir, `${name}.snap`),
-      appendLock: {
-        path: join(this.dir, `${name}.append`),
-        temporaryDir,
-        prefix: name,
-        withTemporary: withTemporaryFile,
-      },
       lock: join(this.dir, `${name}.lock`),
       temporaryDir,
       prefix: name,
@@ -108,6 +97,7 @@ export class FileSessionStore implements SessionStore {
   async #ensureDirs(): Promise<void> {
     if (this.#dirsMade) return;
     await makePrivateDir(join(this.dir, '.tmp'));
+    await checkLocalFolder(this.dir, this.description, 'new FileSessionStore({ dir })');
     this.#dirsMade = true;
   }
 
@@ -115,19 +105,19 @@ export class FileSessionStore implements SessionStore {
     const files = this.#files(id);
     return guarded(this, id, 'read', async () => {
       await cleanTemporary(files.temporaryDir, files.prefix);
-      let text: string;
+      let bytes: Buffer;
       try {
-        text = await readFile(files.log, 'utf8');
+        bytes = await readFile(files.log);
       } catch (error) {
         if ((error as { code?: string }).code === 'ENOENT') return { entries: [], version: 0 };
         throw error;
       }
-      const { entries, bytes } = completeLines(text);
-      return { entries, version: bytes };
+      const { lines, version } = countingLines(bytes, 0, 0);
+      return { entries: entriesOf(lines), version };
     });
   }
 
-  /** The log from its newest snapshot entry on (see readFromMark); the whole log when there is none. */
+  /** The log from its newest snapshot line on (see readFromMark); the whole log when there is none. */
   async readLatest(id: string): Promise<SessionLogTail> {
     const files = this.#files(id);
     const tail = await guarded(this, id, 'read', async () => {
@@ -135,33 +125,41 @@ export class FileSessionStore implements SessionStore {
       return readFromMark(files);
     });
     if (tail === undefined) return { ...(await this.read(id)), fromSnapshot: false };
-    const { entries, bytes } = completeLines(tail.text);
-    return { entries, version: tail.offset + bytes, fromSnapshot: true };
+    return { ...tail, fromSnapshot: true };
   }
 
   /**
-   * The lines after byte `version`, when the line that ends there is `last` (see
+   * The lines after byte `version`, when the line that ends there holds `last` (see
    * SessionStore.readAfter); the temporary files were cleaned when the writer first read.
    */
   async readAfter(id: string, version: number, last: string): Promise<SessionLogRead | undefined> {
     const files = this.#files(id);
-    const start = version - Buffer.byteLength(last) - 1;
-    const text = (await guarded(this, id, 'read', () => readLinesFrom(files.log, start)))?.toString('utf8');
-    if (text === undefined || !text.startsWith(`${last}\n`)) return undefined;
-    const { entries, bytes } = completeLines(text.slice(last.length + 1));
-    return { entries, version: version + bytes };
+    const expected = Buffer.from(last, 'utf8');
+    // The line ending at `version`: its entry and a header of at most 48 bytes, and the newline before it.
+    const from = Math.max(0, version - expected.length - 50);
+    const bytes = await guarded(this, id, 'read', () => readRange(files.log, from));
+    if (bytes === undefined || version < 1 || from + bytes.length < version) return undefined;
+    const head = bytes.subarray(0, version - from);
+    const lineStart = head.lastIndexOf(10, head.length - 2) + 1;
+    if (head.at(-1) !== 10 || (lineStart === 0 && from > 0)) return undefined;
+    const line = head.subarray(lineStart, head.length - 1);
+    const marked = markedLine(line);
+    if (!(marked?.entry ?? line).equals(expected)) return undefined;
+    const after = countingLines(bytes.subarray(version - from), version, version);
+    return { entries: entriesOf(after.lines), version: after.version };
   }
 
   async append(id: string, entry: string, expectedVersion: number, options?: AppendOptions): Promise<number> {
     const files = this.#files(id);
-    const write = () =>
-      withAppendLock(files.appendLock, async () => {
-        const holder = options?.holder;
-        if (holder !== undefined && (await readLock(files.lock))?.holder !== holder) throw leaseLost(this, id, holder);
-        const version = await this.#append(id, files.log, entry, expectedVersion);
-        if (options?.snapshot === true) await writeMark(files, expectedVersion);
-        return version;
-      });
+    const write = async () => {
+      const holder = options?.holder;
+      if (holder !== undefined && (await readLock(files.lock))?.holder !== holder) throw leaseLost(this, id, holder);
+      const done = await appendLine(files.log, entry, expectedVersion, this.#fsync);
+      if (!done.appended) throw conflict(this, id, expectedVersion, done.found);
+      if (options?.snapshot === true)
+        await writeMark(files, { offset: done.start, version: expectedVersion, nonce: done.nonce });
+      return done.version;
+    };
     return serialized(files.log, () =>
       guarded(this, id, 'write', async () => {
         await this.#ensureDirs();
@@ -175,51 +173,6 @@ export class FileSessionStore implements SessionStore {
         }
       }),
     );
-  }
-
-  /** Checks the size and appends; called holding the append lock, so no other process writes in between. */
-  async #append(id: string, log: string, entry: string, expectedVersion: number): Promise<number> {
-    const handle = await this.#openLog(id, log, expectedVersion);
-    try {
-      const { size } = await handle.stat();
-      if (size !== expectedVersion) await this.#checkTornTail(id, handle, size, expectedVersion);
-      if (size === 0) await handle.chmod(PRIVATE_FILE_MODE);
-      const line = Buffer.from(`${entry}\n`);
-      await handle.write(line);
-      if (this.#fsync) await handle.datasync();
-      return expectedVersion + line.byteLength;
-    } finally {
-      await handle.close();
-    }
-  }
-
-  /** Opens the log for appending; creates it (and the folders) only for a session's first entry. */
-  async #openLog(id: string, path: string, expectedVersion: number): Promise<FileHandle> {
-    const flags = constants.O_RDWR | constants.O_APPEND;
-    if (expectedVersion !== 0) {
-      try {
-        return await open(path, flags);
-      } catch (error) {
-        if ((error as { code?: string }).code === 'ENOENT') throw conflict(this, id, expectedVersion, 'deleted');
-        throw error;
-      }
-    }
-    return open(path, flags | constants.O_CREAT, PRIVATE_FILE_MODE);
-  }
-
-  /** Accepts a size past the expected version only when the extra bytes are one torn line, and cuts them. */
-  async #checkTornTail(id: string, handle: FileHandle, size: number, expected: number): Promise<void> {
-    if (size > expected) {
-      const tail = Buffer.alloc(size - expected);
-      await handle.read(tail, 0, tail.length, expected);
-      const before = Buffer.alloc(1);
-      if (expected > 0) await handle.read(before, 0, 1, expected - 1);
-      if (!tail.includes(10) && (expected === 0 || before[0] === 10)) {
-        await handle.truncate(expected);
-        return;
-      }
-    }
-    throw conflict(this, id, expected, size);
   }
 
   async delete(id: string): Promise<void> {

@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { checkOptions } from '../errors/check-options.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
 import { leaseDecision } from './lease.js';
+import { checkLocalFolder } from './local-folder.js';
 import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
 import { LEASE_TABLE_COLUMNS, LOG_TABLE_COLUMNS, SNAPSHOT_TABLE_COLUMNS } from './sql-schema.js';
 import type {
@@ -113,6 +114,7 @@ export class SqliteSessionStore implements SessionStore {
         const memory = path === ':memory:' || path.startsWith('file:');
         const fresh = !memory && !existsSync(path);
         if (fresh) await makePrivateDir(dirname(path));
+        if (!memory) await checkLocalFolder(dirname(path), this.description, 'new SqliteSessionStore({ path })');
         const db = new Database(path);
         if (fresh) await chmod(path, PRIVATE_FILE_MODE);
         db.exec('PRAGMA busy_timeout = 5000');

@@ -43,14 +43,15 @@ describe('FileSessionStore keeps what it holds', () => {
     expect(await mode(join(dir, 's.lock'))).toBe(0o600);
   });
 
-  it('ignores a torn last line that a crash left and cuts it on the next append', async () => {
+  it('ignores a torn last line that a crash left, and closes it on the next append so it never counts', async () => {
     const dir = await temp('torn');
     const store = new FileSessionStore({ dir });
     const v1 = await store.append('s', '["a"]', 0);
-    await appendFile(join(dir, 's.jsonl'), '["half a li');
+    await appendFile(join(dir, 's.jsonl'), '\x1e99:deadbeef:30\x1f["half a li');
     expect(await store.read('s')).toEqual({ entries: ['["a"]'], version: v1 });
-    await store.append('s', '["b"]', v1);
-    expect(await readFile(join(dir, 's.jsonl'), 'utf8')).toBe('["a"]\n["b"]\n');
+    const v2 = await store.append('s', '["b"]', v1);
+    expect(await store.read('s')).toEqual({ entries: ['["a"]', '["b"]'], version: v2 });
+    expect(await readFile(join(dir, 's.jsonl'), 'utf8')).toContain('["half a li\x18\n');
   });
 
   it("removes the temporary files a crash left when it next opens that session, and no other session's", async () => {

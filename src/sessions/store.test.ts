@@ -2,7 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Message } from '../messages/types.js';
 import { Child } from '../test-support/child-process.js';
 import { rejection } from '../test-support/errors.js';
+import { numberedEntry } from '../test-support/open-store.js';
 import { pauseCases } from '../test-support/pause-cases.js';
+import { killInNamespace, pidNamespaceProblem, startInNewPidNamespace } from '../test-support/pid-namespace.js';
 import {
   freshSpec,
   type OpenStore,
@@ -343,4 +345,32 @@ describe.each(KINDS)('%s session store, a writer paused past its lease', (kind) 
     return;
   }
   pauseCases(() => freshSpec(kind));
+});
+
+describe.each(KINDS)('%s session store, a writer killed in another PID namespace', (kind) => {
+  skipWhenDown(kind, problems);
+  const why = kind === 'memory' ? 'a memory store lives in one process' : pidNamespaceProblem();
+  if (why !== undefined) {
+    it.skip(`skipped: ${why}`, () => {});
+    return;
+  }
+
+  it('takes the next append at once after a writer in another PID namespace was SIGKILLed while appending (5 kills)', async () => {
+    const spec = await freshSpec(kind);
+    const open = await openStore(spec);
+    opened.push(open);
+    const id = `ns-killed-${process.pid}`;
+    const acks = (line: string) => line.startsWith('ack ');
+    for (let kill = 0; kill < 5; kill++) {
+      // Its pid means nothing here, so no lock it held can be judged dead by its pid.
+      const writer = await startInNewPidNamespace('store-worker.ts', ['append', JSON.stringify(spec), id, '100000']);
+      await writer.count(acks, 1 + Math.floor(Math.random() * 20));
+      await killInNamespace(writer);
+      const { entries, version } = await open.store.read(id);
+      for (const [n, entry] of entries.entries()) expect(entry === numberedEntry(n), `entry ${n}`).toBe(true);
+      // One append, with no retry: the store neither waits for what the dead writer held nor refuses.
+      const next = await open.store.append(id, numberedEntry(entries.length), version);
+      expect((await open.store.read(id)).version).toBe(next);
+    }
+  }, 180_000); // 5 child processes, each starting Node; an append lock that never expires would fail each after 10 s
 });

@@ -72,10 +72,19 @@ export class Child {
     });
   }
 
-  /** Starts `node <script> ...args` from the project root, with stdin open. */
-  static async start(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Child> {
-    const command = await commandFor(script);
-    const proc = spawn(process.execPath, [...command, ...args], {
+  /**
+   * Starts `node <script> ...args` from the project root, with stdin open; `launcher` runs it
+   * through a command first (`unshare --pid --fork`, say), which then is the child process.
+   */
+  static async start(
+    script: string,
+    args: string[],
+    env: NodeJS.ProcessEnv = {},
+    launcher: string[] = [],
+  ): Promise<Child> {
+    const command = [process.execPath, ...(await commandFor(script)), ...args];
+    const [file, ...rest] = [...launcher, ...command] as [string, ...string[]];
+    const proc = spawn(file, rest, {
       cwd: root,
       env: { ...process.env, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],

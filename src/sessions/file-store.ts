@@ -12,6 +12,7 @@ import { cleanTemporary, makePrivateDir, withTemporary } from './private-files.j
 import type {
   AppendOptions,
   LeaseState,
+  RecordedLease,
   SessionLogRead,
   SessionLogTail,
   SessionStore,
@@ -225,5 +226,11 @@ export class FileSessionStore implements SessionStore {
   async release(id: string, holder: string): Promise<void> {
     const files = this.#files(id);
     return guarded(this, id, 'lease', () => releaseFileLease(files, holder));
+  }
+
+  async readLease(id: string): Promise<RecordedLease | undefined> {
+    const files = this.#files(id);
+    const lock = await guarded(this, id, 'lease', () => readLock(files.lock));
+    return lock === undefined ? undefined : { holder: lock.holder, remainingMs: lock.expiresAt - Date.now() };
   }
 }

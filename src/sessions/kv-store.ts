@@ -3,6 +3,7 @@ import { configError } from '../errors/lousho-error.js';
 import type {
   AppendOptions,
   LeaseState,
+  RecordedLease,
   SessionLogRead,
   SessionLogTail,
   SessionStore,
@@ -60,6 +61,8 @@ for _, key in ipairs(r[2]) do
 end
 return out`;
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+/** The lease's holder ('' for none) and the ms it has left, in one step. */
+const READ_LEASE = `return {redis.call('GET', KEYS[1]) or '', redis.call('PTTL', KEYS[1])}`;
 
 /** Redis's answer to a key of another type, or our script's; typed as LOUSHO_STORE_INVALID. */
 function notOurs(error: unknown): unknown {
@@ -205,5 +208,10 @@ export class KVSessionStore implements SessionStore {
 
   async release(id: string, holder: string): Promise<void> {
     await this.#run(id, 'lease', RELEASE, [`${this.prefix}lease:${id}`], holder);
+  }
+
+  async readLease(id: string): Promise<RecordedLease | undefined> {
+    const [holder, ttl] = (await this.#run(id, 'lease', READ_LEASE, [`${this.prefix}lease:${id}`])) as [string, number];
+    return holder === '' ? undefined : { holder: String(holder), remainingMs: Number(ttl) };
   }
 }

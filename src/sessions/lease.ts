@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LoushoError } from '../errors/lousho-error.js';
 import { provablyDead, thisProcess } from './process-identity.js';
-import type { LeaseState } from './store.js';
+import type { LeaseState, SessionStore } from './store.js';
 
 /**
  * How long a session's lease lasts unless renewed (agent.session({ leaseMs }) changes it). A
@@ -64,4 +64,18 @@ export function leaseDecision(
     Number(current.expiresAt) <= now;
   if (!free) return { acquired: false, holder: current.holder, expiresAt: Number(current.expiresAt) };
   return { acquired: true, holder, expiresAt: now + ttlMs };
+}
+
+/**
+ * What the session's lease says of its writer: 'gone' when its holder is provably dead or the lease
+ * ran out (by the store's clock: a holder on another host or in another container is gone once it
+ * stopped renewing for the lease's length), 'free' when no lease is recorded (between operations),
+ * 'held' while a holder that may be alive keeps it, or the store cannot say (no readLease()). What a
+ * queue's workers read to hand on a job whose worker died, without waiting for the queue's timeout.
+ */
+export async function writerOf(store: SessionStore, id: string): Promise<'held' | 'free' | 'gone'> {
+  if (typeof store.readLease !== 'function') return 'held';
+  const lease = await store.readLease(id);
+  if (lease === undefined) return 'free';
+  return lease.remainingMs <= 0 || holderIsDead(lease.holder) ? 'gone' : 'held';
 }

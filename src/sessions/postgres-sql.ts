@@ -35,3 +35,6 @@ export const ACQUIRE = `INSERT INTO ${LEASES} (session_id, holder, expires_at) V
 ON CONFLICT (session_id) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
 WHERE ${LEASES}.holder = $2 OR ${LEASES}.holder = $4 OR ${LEASES}.expires_at <= ${NOW_MS}
 RETURNING holder, expires_at`;
+
+/** The lease's holder and the ms it has left, by the server's clock. */
+export const READ_LEASE = `SELECT holder, expires_at - ${NOW_MS} AS remaining FROM ${LEASES} WHERE session_id = $1`;

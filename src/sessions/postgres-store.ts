@@ -1,11 +1,22 @@
 import { createRequire } from 'node:module';
 import { checkOptions } from '../errors/check-options.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
-import { ACQUIRE, APPEND, LEASES, LOG, READ_AFTER, READ_LATEST, SCHEMA, SNAPSHOTS } from './postgres-sql.js';
+import {
+  ACQUIRE,
+  APPEND,
+  LEASES,
+  LOG,
+  READ_AFTER,
+  READ_LATEST,
+  READ_LEASE,
+  SCHEMA,
+  SNAPSHOTS,
+} from './postgres-sql.js';
 import { LEASE_TABLE_COLUMNS, LOG_TABLE_COLUMNS, SNAPSHOT_TABLE_COLUMNS } from './sql-schema.js';
 import type {
   AppendOptions,
   LeaseState,
+  RecordedLease,
   SessionLogRead,
   SessionLogTail,
   SessionStore,
@@ -262,5 +273,10 @@ export class PostgresSessionStore implements SessionStore {
 
   async release(id: string, holder: string): Promise<void> {
     await this.#query(id, 'lease', `DELETE FROM ${LEASES} WHERE session_id = $1 AND holder = $2`, [id, holder]);
+  }
+
+  async readLease(id: string): Promise<RecordedLease | undefined> {
+    const row = (await this.#query(id, 'lease', READ_LEASE, [id])).rows[0];
+    return row === undefined ? undefined : { holder: String(row.holder), remainingMs: Number(row.remaining) };
   }
 }

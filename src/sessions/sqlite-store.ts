@@ -11,6 +11,7 @@ import { LEASE_TABLE_COLUMNS, LOG_TABLE_COLUMNS, SNAPSHOT_TABLE_COLUMNS } from '
 import type {
   AppendOptions,
   LeaseState,
+  RecordedLease,
   SessionLogRead,
   SessionLogTail,
   SessionStore,
@@ -290,6 +291,14 @@ export class SqliteSessionStore implements SessionStore {
     checkId(this, id);
     await guarded(this, id, 'lease', async () => {
       (await this.#ready()).release.run(id, holder);
+    });
+  }
+
+  async readLease(id: string): Promise<RecordedLease | undefined> {
+    checkId(this, id);
+    return guarded(this, id, 'lease', async () => {
+      const lease = (await this.#ready()).lease.get(id) as { holder: string; expiresAt: number } | undefined;
+      return lease === undefined ? undefined : { holder: lease.holder, remainingMs: lease.expiresAt - Date.now() };
     });
   }
 }

@@ -213,6 +213,22 @@ describe.each(KINDS)('%s session store', (kind) => {
     expect((await store.read('f')).entries).toEqual(['a1', 'b1']);
   });
 
+  it('reads a lease without taking it: its holder and time left while held, nothing once let go, no time left once run out', async () => {
+    const store = await make(kind);
+    const read = (id: string) => (store.readLease as NonNullable<SessionStore['readLease']>).call(store, id);
+    expect(await read('q')).toBeUndefined();
+    await store.acquire('q', 'holder-a', 60_000);
+    const held = await read('q');
+    expect(held?.holder).toBe('holder-a');
+    expect(held?.remainingMs).toBeGreaterThan(50_000);
+    expect(held?.remainingMs).toBeLessThanOrEqual(60_000);
+    expect((await store.acquire('q', 'holder-b', 60_000)).acquired).toBe(false); // reading took nothing
+    await store.release('q', 'holder-a');
+    expect(await read('q')).toBeUndefined();
+    await store.acquire('q', 'gone', 100);
+    await eventually(async () => ((await read('q'))?.remainingMs ?? 0) <= 0); // Redis forgets it; the others keep it, run out
+  });
+
   it('lets a lease whose holder stopped renewing expire, so another takes it', async () => {
     const store = await make(kind);
     expect((await store.acquire('e', 'gone', 150)).acquired).toBe(true);

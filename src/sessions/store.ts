@@ -47,6 +47,14 @@ export interface LeaseState {
   expiresAt: number;
 }
 
+/** A session's lease as readLease() finds it. */
+export interface RecordedLease {
+  /** Who holds (or last held) it. */
+  holder: string;
+  /** How long it has left, in ms by the store's clock; 0 or less when it ran out. */
+  remainingMs: number;
+}
+
 /** One session a store holds, as list() names it, with its lease when someone holds one. */
 export interface StoredSession {
   /** The session's id. */
@@ -109,6 +117,12 @@ export interface SessionStore {
   renew(id: string, holder: string, ttlMs: number): Promise<boolean>;
   /** Releases the lease when `holder` holds it; does nothing otherwise. */
   release(id: string, holder: string): Promise<void>;
+  /**
+   * The lease recorded for the session, without taking it: its holder and the ms it has left by
+   * the store's clock (0 or less: it ran out); undefined when none is recorded. What a queue's
+   * worker reads to tell a job whose writer died (see writerOf()). Every store of this library has it.
+   */
+  readLease?(id: string): Promise<RecordedLease | undefined>;
   /**
    * Every session with saved entries, with its lease (in no set order): what a cleanup process
    * walks (listSessions() adds each one's status). Every store of this library has it.
@@ -188,5 +202,11 @@ export class MemorySessionStore implements SessionStore {
   async release(id: string, holder: string): Promise<void> {
     checkId(this, id);
     if (this.#leases.get(id)?.holder === holder) this.#leases.delete(id);
+  }
+
+  async readLease(id: string): Promise<RecordedLease | undefined> {
+    checkId(this, id);
+    const lease = this.#leases.get(id);
+    return lease === undefined ? undefined : { holder: lease.holder, remainingMs: lease.expiresAt - Date.now() };
   }
 }

@@ -20,13 +20,14 @@ afterAll(async () => {
 describe('sessions on BullMQ (Redis)', () => {
   skipWhenDown('redis', problems);
 
-  queueCases(async (options) => {
+  queueCases(async (options, timeoutMs) => {
     const queue = await bullmqSessionQueue({
       ...options,
       queueName: `q-${randomBytes(4).toString('hex')}`,
       connection,
       prefix,
       backoffMs: 100,
+      ...(timeoutMs === undefined ? {} : { lockDurationMs: timeoutMs, stalledIntervalMs: timeoutMs / 2 }),
     });
     queue.work();
     return queue;

@@ -19,13 +19,14 @@ afterAll(async () => {
 describe('sessions on pg-boss 10 (Postgres)', () => {
   skipWhenDown('postgres', problems);
 
-  queueCases(async (options) => {
+  queueCases(async (options, timeoutMs) => {
     const queue = await pgBossSessionQueue({
       ...options,
       queueName: `q-${randomBytes(4).toString('hex')}`,
       connection: PG_URL,
       schema,
       retryDelay: 1,
+      ...(timeoutMs === undefined ? {} : { expireInSeconds: timeoutMs / 1000, maintenanceIntervalSeconds: 1 }),
     });
     await queue.work({ pollingIntervalSeconds: 0.5 });
     return queue;

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { configError, LoushoError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import { type DriveSessionResult, driveSession } from '../sessions/drive-session.js';
@@ -27,8 +27,20 @@ export interface SessionQueueOptions {
   session: (id: string) => Session;
   /** The store the sessions are kept in, for requeueStuck() (its `list()` names the sessions). */
   store?: ListingStore;
-  /** Called after each job drove its session (to notify an approver when it rests at 'awaiting_approval', say). */
+  /**
+   * Called after each delivery of a job drove its session (to notify an approver when it rests at
+   * 'awaiting_approval', say). At least once per delivery, not once per change: a job the queue
+   * delivers again (a worker that died after driving it, a job handed on) calls it again with the
+   * same outcome, so make what it does idempotent (key a notification by the session and its calls).
+   */
   onDriven?: (event: { sessionId: string; outcome: DriveSessionResult }) => void | Promise<void>;
+  /**
+   * How often each worker looks for jobs whose worker died, judged by their session's lease, and
+   * hands them on at once, in ms (500; 0: never, leaving it to the queue's own timeout). A worker
+   * provably dead (same host and PID namespace) is seen at the next look of any worker; one on
+   * another host once its session's lease runs out (agent.session({ leaseMs }), 30 s by default).
+   */
+  takeoverCheckMs?: number;
 }
 
 /** The statuses that need a worker: a crashed turn, or one whose approvals are all decided. */
@@ -52,8 +64,10 @@ export async function runSessionJob(options: SessionQueueOptions, data: SessionJ
 }
 
 /**
- * Takes a decision on a call and tells whether the session now needs a drive job (every call
- * it waited on is decided). A redelivered decision is a no-op; a different one is refused with
+ * Takes a decision on a call and, when the session now needs a drive job (every call it waited on
+ * is decided), resolves to that job's key: the session and the point its turn waits at, so every
+ * decision of that point (a webhook delivered twice, a repeated approve()) names the same job and
+ * the queue keeps one. A repeated decision is a no-op; a different one is refused with
  * LOUSHO_SESSION_DECISION_FINAL.
  */
 export async function decide(
@@ -61,11 +75,20 @@ export async function decide(
   sessionId: string,
   toolCallId: string,
   decision: { approved: boolean; reason?: string },
-): Promise<boolean> {
+): Promise<string | undefined> {
   const session = options.session(sessionId);
   if (decision.approved) await session.approve(toolCallId);
   else await session.reject(toolCallId, decision.reason === undefined ? {} : { reason: decision.reason });
-  return session.status === 'decided';
+  if (session.status !== 'decided') return undefined;
+  const { messages } = session;
+  const waiting = messages.findLast((m) => m.role === 'assistant');
+  const calls = waiting?.role === 'assistant' ? (waiting.toolCalls ?? []).map((c) => c.id) : [];
+  return jobKey(['decided', sessionId, String(messages.length), ...calls]);
+}
+
+/** A job id made of `parts`: the same parts give the same id (32 hex digits), which the queues keep one job of. */
+export function jobKey(parts: string[]): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
 }
 
 /** The ids the store lists (or `ids`), whose sessions need a worker and have no live one. */
@@ -101,7 +124,10 @@ export interface SessionQueueMethods {
   enqueueTurn(sessionId: string, input: string | Message, options?: { idempotencyKey?: string }): Promise<string>;
   /** Enqueues a job that only continues what the session has unfinished. */
   enqueueDrive(sessionId: string): Promise<void>;
-  /** Approves a waiting call; once every call is decided, enqueues the resume. Final (see Session.approve()). */
+  /**
+   * Approves a waiting call; once every call is decided, enqueues the resume, once per point the turn
+   * waits at (a repeated decision enqueues nothing). Final (see Session.approve()).
+   */
   approve(sessionId: string, toolCallId: string): Promise<void>;
   /** Rejects a waiting call; once every call is decided, enqueues the resume. Final (see Session.reject()). */
   reject(sessionId: string, toolCallId: string, options?: { reason?: string }): Promise<void>;
@@ -109,13 +135,13 @@ export interface SessionQueueMethods {
   requeueStuck(ids?: Iterable<string>): Promise<{ id: string; status: SessionStatus }[]>;
 }
 
-/** The methods of SessionQueueMethods over an engine's `add(data)`. */
-export function sessionQueueMethods(
-  options: SessionQueueOptions,
-  add: (data: SessionJobData) => Promise<unknown>,
-): SessionQueueMethods {
-  const decided = async (sessionId: string, ready: boolean) => {
-    if (ready) await add({ sessionId });
+/** An engine's enqueue: `key` (jobKey()), when given, is the job's id, and a job of that id already held is kept instead. */
+export type AddJob = (data: SessionJobData, key?: string) => Promise<unknown>;
+
+/** The methods of SessionQueueMethods over an engine's `add(data, key)`. */
+export function sessionQueueMethods(options: SessionQueueOptions, add: AddJob): SessionQueueMethods {
+  const decided = async (sessionId: string, key: string | undefined) => {
+    if (key !== undefined) await add({ sessionId }, key);
   };
   return {
     async enqueueTurn(sessionId, input, turn = {}) {

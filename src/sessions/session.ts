@@ -57,6 +57,11 @@ export class Session {
     this.#log = new SessionLog(options.store, options.id, () => options.runner.provider().modelId);
   }
 
+  /** The store the session is kept in. */
+  get store(): SessionStore {
+    return this.#log.store;
+  }
+
   /** The transcript as saved (a copy), with the results an unfinished step already has. */
   get messages(): readonly Message[] {
     return [...this.#log.state.messages, ...this.#log.state.openResults()];

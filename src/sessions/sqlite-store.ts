@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { checkOptions } from '../errors/check-options.js';
-import { configError, LoushoError } from '../errors/lousho-error.js';
+import { configError } from '../errors/lousho-error.js';
 import { leaseDecision } from './lease.js';
 import { checkLocalFolder } from './local-folder.js';
 import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
 import { LEASE_TABLE_COLUMNS, LOG_TABLE_COLUMNS, SNAPSHOT_TABLE_COLUMNS } from './sql-schema.js';
+import { loadDriver, switchToWal } from './sqlite-open.js';
 import type {
   AppendOptions,
   LeaseState,
@@ -33,22 +33,6 @@ export interface SqliteDatabase {
   exec(sql: string): unknown;
 }
 
-type DatabaseClass = new (path: string) => SqliteDatabase;
-
-const require = createRequire(import.meta.url);
-
-function loadDriver(): DatabaseClass {
-  try {
-    return require('better-sqlite3') as DatabaseClass;
-  } catch (cause) {
-    throw new LoushoError(
-      'LOUSHO_DEPENDENCY_MISSING',
-      'SqliteSessionStore needs the better-sqlite3 package: npm install better-sqlite3@12 (13 needs Node 22).',
-      { cause },
-    );
-  }
-}
-
 const LOG = 'lousho_session_log';
 const LEASES = 'lousho_session_leases';
 const SNAPSHOTS = 'lousho_session_snapshots';
@@ -63,24 +47,6 @@ function logRows(rows: unknown[], first: number): SessionLogRead {
     }
   });
   return { entries: log.map((r) => r.entry as string), version: log.length === 0 ? 0 : first + log.length - 1 };
-}
-
-/**
- * Puts the database in WAL mode. Switching needs a moment alone with the file, and the busy
- * timeout does not cover it: a process that opens the file while another switches it is told
- * SQLITE_BUSY at once, so it waits a little and asks again (the mode sticks to the file, so
- * the second ask usually finds it done). Bounded: about two seconds.
- */
-async function switchToWal(db: SqliteDatabase): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      db.exec('PRAGMA journal_mode = WAL');
-      return;
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || attempt >= 40) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 }
 
 /**

@@ -30,6 +30,15 @@ export interface QueueLoadOptions {
   deadlineMs: number;
   /** Told how far the run is, about every 30 s (finished sessions, kills). */
   progress?: (line: string) => void;
+  /** BullMQ's lock / pg-boss's expiry of a job, in ms (the engine's default, 30 s / 60 s, when absent). */
+  jobTimeoutMs?: number;
+  /** How long a model reply and a tool run take, in ms (random between the two; 0 and 1–5 when absent). */
+  modelMs?: [number, number];
+  toolMs?: [number, number];
+  /** Jobs each worker process runs at a time (4). */
+  concurrency?: number;
+  /** Each turn is enqueued twice with its key, as a webhook delivered twice would. */
+  duplicates?: boolean;
 }
 
 /** What a run found. Every count but turns must be 0. */
@@ -67,8 +76,10 @@ export async function runQueueLoad(options: QueueLoadOptions): Promise<QueueLoad
     ledger,
     steps: options.steps,
     leaseMs: 2_000,
-    jobTimeoutMs: 2_000,
-    concurrency: 4,
+    ...(options.jobTimeoutMs === undefined ? {} : { jobTimeoutMs: options.jobTimeoutMs }),
+    concurrency: options.concurrency ?? 4,
+    ...(options.modelMs === undefined ? {} : { modelMs: options.modelMs }),
+    ...(options.toolMs === undefined ? {} : { toolMs: options.toolMs }),
   };
   const ids = Array.from({ length: options.sessions }, (_, i) => `load-${tag}-${i}`);
   const open = (id: string) => createAgent({ provider: mockModel([]) }).session({ id, store, leaseMs: 2_000 });
@@ -127,7 +138,10 @@ export async function runQueueLoad(options: QueueLoadOptions): Promise<QueueLoad
     await Promise.all(Array.from({ length: options.workers }, spawn));
     while (ready < options.workers) await new Promise<void>((resolve) => (wake = resolve));
     started = Date.now(); // throughput counts from the first enqueue, once every worker is up
-    for (const id of ids) await queue.enqueueTurn(id, `work ${id}`, { idempotencyKey: `turn-${id}` });
+    for (const id of ids) {
+      await queue.enqueueTurn(id, `work ${id}`, { idempotencyKey: `turn-${id}` });
+      if (options.duplicates === true) await queue.enqueueTurn(id, `work ${id}`, { idempotencyKey: `turn-${id}` });
+    }
     await driveUntilDone(
       options,
       ids,

@@ -29,10 +29,15 @@ export interface QueueWorkerConfig {
   ledger: string;
   steps: number;
   leaseMs: number;
-  /** BullMQ lock / pg-boss expiry, in ms: how soon a killed worker's job comes back. */
-  jobTimeoutMs: number;
+  /** BullMQ lock / pg-boss expiry, in ms (the engine's default, 30 s / 60 s, when absent). */
+  jobTimeoutMs?: number;
   concurrency: number;
+  /** How long each model reply and each tool run take, in ms: a random time between the two (0, 0 and 1, 5 when absent). */
+  modelMs?: [number, number];
+  toolMs?: [number, number];
 }
+
+const between = ([min, max]: [number, number]) => min + Math.random() * (max - min);
 
 /** The scripted turn: what to do follows from the transcript alone, so any process can continue it. */
 export function queueTurnScript(steps: number) {
@@ -68,13 +73,17 @@ async function main(): Promise<void> {
       ...flags,
       execute: async (_args, { toolCallId }) => {
         appendFileSync(config.ledger, `START ${toolCallId}\n`);
-        await new Promise((r) => setTimeout(r, 1 + Math.random() * 4));
+        await new Promise((r) => setTimeout(r, between(config.toolMs ?? [1, 5])));
         appendFileSync(config.ledger, `DONE ${toolCallId}\n`);
         return `${name} ok`;
       },
     });
   const agent = createAgent({
-    provider: mockModel((request) => queueTurnScript(config.steps)(request.messages)),
+    provider: mockModel((request) => {
+      const step = queueTurnScript(config.steps)(request.messages);
+      const delayMs = between(config.modelMs ?? [0, 0]);
+      return typeof step === 'string' ? { text: step, delayMs } : { ...step, delayMs };
+    }),
     tools: [
       ledgered('deploy', { needsApproval: true }),
       ledgered('lookup', { idempotent: true }),
@@ -103,8 +112,12 @@ async function main(): Promise<void> {
       ...options,
       connection: { url: config.redisUrl as string, maxRetriesPerRequest: null },
       prefix: config.prefix as string,
-      lockDurationMs: config.jobTimeoutMs,
-      stalledIntervalMs: Math.max(500, Math.floor(config.jobTimeoutMs / 2)),
+      ...(config.jobTimeoutMs === undefined
+        ? {}
+        : {
+            lockDurationMs: config.jobTimeoutMs,
+            stalledIntervalMs: Math.max(500, Math.floor(config.jobTimeoutMs / 2)),
+          }),
       backoffMs: 200,
     });
     queue.work({ concurrency: config.concurrency });
@@ -114,11 +127,13 @@ async function main(): Promise<void> {
       ...options,
       connection: config.pgUrl as string,
       schema: config.schema as string,
-      expireInSeconds: Math.max(1, Math.round(config.jobTimeoutMs / 1000)),
+      ...(config.jobTimeoutMs === undefined
+        ? {}
+        : { expireInSeconds: Math.max(1, Math.round(config.jobTimeoutMs / 1000)) }),
       maintenanceIntervalSeconds: 1,
       maxConnections: 3, // 8 workers share a server with max_connections 100 (and with other clients)
     });
-    for (let i = 0; i < config.concurrency; i++) await queue.work({ pollingIntervalSeconds: 0.5 });
+    await queue.work({ concurrency: config.concurrency, pollingIntervalSeconds: 0.5 });
   }
   print('ready');
 }

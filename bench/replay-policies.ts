@@ -112,7 +112,7 @@ export function hookConfiguration(
           const before = run.budget.measure(request);
           if (before > window) {
             try {
-              await fitRequest({ request, run, hooks, emit: undefined }, window, 'preflight');
+              await fitRequest({ request, run, hooks, emit: undefined, overflowRecovery: true }, window, 'preflight');
             } catch {
               // Nothing more can go: the request stays over the window (counted as such).
             }

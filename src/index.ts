@@ -14,9 +14,9 @@ export type { CompactMessagesOptions, CompactMessagesResult } from './compaction
 export { compactMessages } from './compaction/compact-messages.js';
 export type { CompactionHookOptions, CompactionInfo } from './compaction/compaction-hook.js';
 export { createCompactionHook } from './compaction/compaction-hook.js';
+export type { CompactionLayers } from './compaction/compaction-options.js';
 export type { CompactorStrategyOptions } from './compaction/compactor-strategy.js';
 export { compactorStrategy } from './compaction/compactor-strategy.js';
-export type { CompactionLayers } from './compaction/layers.js';
 export type { ProviderCompactionStrategyOptions } from './compaction/provider-compaction.js';
 export { providerCompactionStrategy } from './compaction/provider-compaction.js';
 export type { PruneOptions } from './compaction/prune-tool-results.js';

@@ -1,4 +1,4 @@
-import type { CompactionHookOptions } from '../compaction/compaction-hook.js';
+import type { CompactionConfig } from '../compaction/compaction-options.js';
 import type { AgentEventListener } from '../contracts/agent-event.js';
 import type { AgentHook } from '../contracts/agent-hook.js';
 import type { AgentResult } from '../contracts/agent-result.js';
@@ -17,18 +17,11 @@ import type { McpServerConfig } from '../mcp/mcp-server-config.js';
 import type { AgentMcp } from '../mcp/mcp-server-handle.js';
 import type { Message } from '../messages/types.js';
 import type { SessionStore } from '../sessions/store.js';
+
+export type { CompactionConfig };
+
 import type { AgentSession } from './agent-session.js';
 import type { ToolSearchOptions } from './tool-search.js';
-
-/** createAgent({ compaction }) as an object: the hook's options, plus `summarizer`. */
-export interface CompactionConfig extends CompactionHookOptions {
-  /**
-   * The summarizer, typically a cheaper model than the agent's: a "provider/model" spec or an
-   * LLMProvider selects twoPhaseStrategy({ model: summarizer }); a Summarizer (an LLMSummarizer or a
-   * TruncatingSummarizer) selects twoPhaseStrategy({ summarizer }). Cannot be combined with `strategy`.
-   */
-  summarizer?: ModelSpec | Summarizer<Message>;
-}
 
 /** Options of createAgent(): the model (or provider), and everything else the agent does. */
 export interface CreateAgentOptions {

@@ -65,7 +65,7 @@ export function createAgent<const S extends OutputSchema | undefined = undefined
 
   const params = (
     input: AgentInput,
-    run: RunOptions & Pick<ExecuteParams, 'onCheckpoint' | 'cacheKey'> = {},
+    run: RunOptions & Pick<ExecuteParams, 'onCheckpoint' | 'cacheKey' | 'overflowRecovery'> = {},
     runHooks: HookRegistry = hooks,
     extraTools: Tool<unknown, unknown>[] = [],
   ): ExecuteParams => {
@@ -90,6 +90,7 @@ export function createAgent<const S extends OutputSchema | undefined = undefined
       ...(run.approvals === undefined ? {} : { approvals: run.approvals }),
       ...(run.onCheckpoint === undefined ? {} : { onCheckpoint: run.onCheckpoint }),
       ...(run.cacheKey === undefined ? {} : { cacheKey: run.cacheKey }),
+      ...((run.overflowRecovery ?? options.compaction !== false) ? {} : { overflowRecovery: false }),
       ...(selectTools === undefined ? {} : { selectTools }),
     };
   };
@@ -167,7 +168,13 @@ export function createAgent<const S extends OutputSchema | undefined = undefined
           runner: {
             run: async (messages, turn, emit) => {
               // Every turn of the session routes the provider's prompt cache by the session's id.
-              const run = { ...turn, cacheKey: sessionId };
+              const run = {
+                ...turn,
+                cacheKey: sessionId,
+                ...(sessionOptions.compaction === undefined
+                  ? {}
+                  : { overflowRecovery: sessionOptions.compaction !== false }),
+              };
               return executeRun(
                 params(messages, run, sessionHooks, [...sessionTools, ...(await ownMcpTools(turn.abortSignal))]),
                 emit,

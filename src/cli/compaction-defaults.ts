@@ -5,8 +5,9 @@ import {
   compactMessages,
   modelOf,
 } from '../compaction/compact-messages.js';
-import { DEFAULT_PROTECTED_TOKENS } from '../compaction/protected-tail.js';
 import { createRequestBudget } from '../compaction/request-budget.js';
+import { resolveCompaction } from '../compaction/resolve-compaction.js';
+import { DEFAULT_PROTECTED_TOKENS } from '../compaction/sizes.js';
 import type { CompactionStrategy } from '../compaction/types.js';
 import type { Message } from '../messages/types.js';
 import { type CountedFile, transcriptTokens } from './transcript-count.js';
@@ -33,7 +34,7 @@ export async function cliCompactionSizes(
   const { id, provider } = modelOf(model);
   const budget = createRequestBudget({ model: id ?? '', provider });
   const known = options.contextWindow === undefined ? await budget.contextWindow({ unknown: 'none' }) : undefined;
-  const sizes = await compactionSizes(options, budget, `lousho ${command}`);
+  const sizes = await compactionSizes(resolveCompaction(options, `lousho ${command}`), budget);
   return {
     ...sizes,
     contextWindowSource: options.contextWindow !== undefined ? 'option' : known !== undefined ? 'model' : 'fallback',

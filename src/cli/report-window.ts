@@ -1,4 +1,4 @@
-import { DEFAULT_THRESHOLD_PERCENT, FALLBACK_CONTEXT_WINDOW, thresholdTokens } from '../compaction/options.js';
+import { DEFAULT_THRESHOLD_PERCENT, FALLBACK_CONTEXT_WINDOW, thresholdTokens } from '../compaction/sizes.js';
 import { getModelInfo } from '../models/registry.js';
 import type { ReportData } from './report-data.js';
 

@@ -1,4 +1,4 @@
-import { DEFAULT_THRESHOLD_PERCENT, thresholdTokens } from '../compaction/options.js';
+import { DEFAULT_THRESHOLD_PERCENT, thresholdTokens } from '../compaction/sizes.js';
 import type { AgentEvent, CompactionDoneEvent } from '../contracts/agent-event.js';
 import type { AgentResult } from '../contracts/agent-result.js';
 import type { Colours } from './colour.js';

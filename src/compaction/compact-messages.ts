@@ -1,43 +1,25 @@
 import type { LLMProvider, ModelSpec } from '../contracts/llm-provider.js';
 import type { RequestBudget } from '../contracts/request-budget.js';
-import { checkOptions } from '../errors/check-options.js';
 import { configError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
 import { isLLMProvider, resolveProvider } from '../providers/resolve-provider.js';
+import type { CompactionConfig } from './compaction-options.js';
 import { reportedFields } from './compaction-report.js';
-import {
-  checkContextWindow,
-  checkStrategy,
-  checkThresholdPercent,
-  checkTokens,
-  DEFAULT_THRESHOLD_PERCENT,
-  thresholdTokens,
-} from './options.js';
-import { effectiveProtectedTokens } from './protected-tail.js';
-import { pruneToolResultsStrategy } from './prune-tool-results.js';
 import { createRequestBudget } from './request-budget.js';
+import { type ResolvedCompaction, resolveCompaction } from './resolve-compaction.js';
 import { type CompactionOutcome, runCompaction } from './run-compaction.js';
-import type { CompactionStrategy } from './types.js';
+import { effectiveProtectedTokens, thresholdTokens } from './sizes.js';
+import type { CompactionInput } from './types.js';
 
 /** Options of compactMessages(); every field has a default. */
-export interface CompactMessagesOptions {
-  /** The strategy to run; pruneToolResultsStrategy() when absent. */
-  strategy?: CompactionStrategy;
-  /** The newest messages that fit in this many tokens stay as they are (default 40,000, at most half the threshold). */
-  protectedTokens?: number;
+export interface CompactMessagesOptions extends Omit<CompactionConfig, 'onCompaction' | 'overflowRecovery'> {
   /**
    * The model, for the context-window lookup and the token estimator: a model id
    * ('gpt-4o-mini'), a "provider/model" spec (a local server's loaded window is read for
    * 'ollama/...' and 'lmstudio/...'), or an LLMProvider.
    */
   model?: ModelSpec;
-  /** Context window in tokens; looked up for `model`, else 128,000. */
-  contextWindow?: number;
-  /** Share of the window a two-phase strategy must get under (default 0.9). */
-  thresholdPercent?: number;
-  /** Tokens kept free for the reply: the threshold becomes at most contextWindow - reserveOutputTokens. */
-  reserveOutputTokens?: number;
   /** Aborts a summarizer call. */
   abortSignal?: AbortSignal;
 }
@@ -71,28 +53,18 @@ export interface CompactionSizes {
 }
 
 /**
- * The sizes of a compaction by hand, from its options and the request budget's window
- * (the option, else a registered model, else the model's server, else the table, else
- * 128,000). Throws LOUSHO_CONFIG_INVALID, naming `where`, on a bad value.
+ * The sizes of a compaction by hand, from its resolved options and the request budget's
+ * window (the option, else a registered model, else the model's server, else the table, else
+ * 128,000).
  */
-export async function compactionSizes(
-  options: Pick<
-    CompactMessagesOptions,
-    'contextWindow' | 'thresholdPercent' | 'protectedTokens' | 'reserveOutputTokens'
-  >,
-  budget: RequestBudget,
-  where: string,
-): Promise<CompactionSizes> {
-  const thresholdPercent = checkThresholdPercent(options.thresholdPercent, where) ?? DEFAULT_THRESHOLD_PERCENT;
-  const requested = checkTokens(options.protectedTokens, 'protectedTokens', where);
-  const reserve = checkTokens(options.reserveOutputTokens, 'reserveOutputTokens', where) ?? 0;
-  const contextWindow = await budget.contextWindow({ option: checkContextWindow(options.contextWindow, where) });
-  const threshold = thresholdTokens(contextWindow, thresholdPercent, reserve);
+export async function compactionSizes(resolved: ResolvedCompaction, budget: RequestBudget): Promise<CompactionSizes> {
+  const contextWindow = await budget.contextWindow({ option: resolved.contextWindow });
+  const threshold = thresholdTokens(contextWindow, resolved.thresholdPercent, resolved.reserveOutputTokens);
   return {
     contextWindow,
-    thresholdPercent,
+    thresholdPercent: resolved.thresholdPercent,
     thresholdTokens: threshold,
-    protectedTokens: effectiveProtectedTokens(requested, threshold).protectedTokens,
+    protectedTokens: effectiveProtectedTokens(resolved.protectedTokens, threshold).protectedTokens,
   };
 }
 
@@ -108,47 +80,42 @@ export function modelOf(model: ModelSpec | undefined): { id: string | undefined;
 }
 
 /**
- * Runs one compaction of `messages` by hand, outside a run, through the same runner as the
- * hook (the result is checked, a rejected summary falls back): the shared body of
- * compactMessages() and session.compact().
+ * Runs one compaction of `messages` by hand, outside a run, through the same runner and the
+ * same resolved, layered strategy as the hook: the shared body of compactMessages() and
+ * session.compact().
  */
 export async function compactOnce(
   messages: Message[],
-  options: CompactMessagesOptions,
-  where: string,
+  resolved: ResolvedCompaction,
+  run: { model?: ModelSpec | undefined; abortSignal?: AbortSignal | undefined },
   /** Called with what compaction.start reports, just before the strategy runs. */
   onStart?: (start: { strategy: string; tokensBefore: number; contextWindow: number; thresholdTokens: number }) => void,
 ): Promise<{ outcome: CompactionOutcome; sizes: CompactionSizes }> {
-  const strategy = checkStrategy(options.strategy, where) ?? pruneToolResultsStrategy();
-  const { id, provider } = modelOf(options.model);
+  const { id, provider } = modelOf(run.model);
   const model = id ?? '';
   const budget = createRequestBudget({ model, provider });
-  const sizes = await compactionSizes(options, budget, where);
+  const sizes = await compactionSizes(resolved, budget);
   const request = { model, messages };
   const tokensBefore = budget.measure(request);
+  const input: CompactionInput = {
+    messages,
+    estimateTokens: (list) => budget.measureWith(request, list),
+    countMessage: (message) => budget.messageTokens(message, model),
+    contextWindow: sizes.contextWindow,
+    protectedTokens: sizes.protectedTokens,
+    thresholdTokens: sizes.thresholdTokens,
+    ...(id === undefined ? {} : { model: id }),
+    ...(run.abortSignal === undefined ? {} : { abortSignal: run.abortSignal }),
+    ...(provider === undefined ? {} : { provider }),
+  };
+  const name = resolved.strategy.running?.(input) ?? resolved.strategy.name;
   onStart?.({
-    strategy: strategy.name,
+    strategy: name,
     tokensBefore,
     contextWindow: sizes.contextWindow,
     thresholdTokens: sizes.thresholdTokens,
   });
-  const outcome = await runCompaction({
-    strategy,
-    fallback: strategy.fallback ?? pruneToolResultsStrategy(),
-    tokensBefore,
-    input: {
-      messages,
-      estimateTokens: (list) => budget.measureWith(request, list),
-      countMessage: (message) => budget.messageTokens(message, model),
-      contextWindow: sizes.contextWindow,
-      protectedTokens: sizes.protectedTokens,
-      thresholdTokens: sizes.thresholdTokens,
-      ...(id === undefined ? {} : { model: id }),
-      ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
-      ...(provider === undefined ? {} : { provider }),
-    },
-  });
-  return { outcome, sizes };
+  return { outcome: await runCompaction(resolved.strategy, input, tokensBefore, name), sizes };
 }
 
 /**
@@ -166,16 +133,9 @@ export async function compactMessages(
   validateMessages(messages, { pendingCalls: true }); // a stored transcript may end mid-step, its last calls unanswered
   if (typeof options !== 'object' || options === null)
     throw configError('compactMessages(messages, options): options must be an object.');
-  checkOptions<CompactMessagesOptions>(options, 'compactMessages()', [
-    'strategy',
-    'protectedTokens',
-    'model',
-    'contextWindow',
-    'thresholdPercent',
-    'reserveOutputTokens',
-    'abortSignal',
-  ]);
+  const { model, abortSignal, ...compaction } = options;
+  const resolved = resolveCompaction(compaction, 'compactMessages()');
   const input = messages.slice();
-  const { outcome } = await compactOnce(input, options, 'compactMessages()');
+  const { outcome } = await compactOnce(input, resolved, { model, abortSignal });
   return { messages: outcome.messages === input ? input : outcome.messages.slice(), ...reportedFields(outcome) };
 }

@@ -25,8 +25,8 @@ import { registerModel, resetModelRegistry } from '../models/registry.js';
 import { type MockModelOptions, type MockReply, mockModel } from '../testing/mock-model.js';
 import { type CompactionHookOptions, type CompactionInfo, createCompactionHook } from './compaction-hook.js';
 import { isPrunedMarker } from './marker.js';
-import { protectedTailStart } from './protected-tail.js';
 import { pruneToolResultsStrategy } from './prune-tool-results.js';
+import { protectedTailStart } from './sizes.js';
 import { SUMMARY_HEADER } from './summarize.js';
 import { twoPhaseStrategy } from './two-phase.js';
 import type { CompactionInput, CompactionStrategy } from './types.js';
@@ -291,7 +291,8 @@ describe('createCompactionHook() in a run', () => {
       ...(request.outputSchema === undefined ? {} : { outputSchema: request.outputSchema }),
     });
     expect(request.tools?.length).toBe(1);
-    expect(request.outputSchema).toBe(schema);
+    // The schema as sent: closed (additionalProperties: false), which strict output needs.
+    expect(request.outputSchema).toEqual({ ...schema, additionalProperties: false });
     expect(start.tokensBefore).toBe(full);
     // The messages alone are under the 500-token threshold: the tools and the schema made it compact.
     expect(estimateTokens({ model: request.model, messages: saw.messages })).toBeLessThan(start.thresholdTokens);

@@ -1,18 +1,30 @@
 import type { AgentHook, PreGenerateContext, RecoverContext } from '../contracts/agent-hook.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import { notesItsEdits } from '../messages/edits.js';
-import { attemptCompaction, type HookAttempt } from './hook-attempt.js';
-import { hookMemory } from './hook-memory.js';
-import { type CompactionHookOptions, offerRecall, resolveHookOptions } from './hook-options.js';
-import { leanStep } from './lean-step.js';
-import { thresholdTokens as computeThreshold } from './options.js';
-import { OVERFLOW_RECOVERY_NAME, overflowRecoveryStrategy } from './overflow-recovery.js';
-import { effectiveProtectedTokens } from './protected-tail.js';
+import { compactInRun, type RunCompaction } from './compact-in-run.js';
+import type { CompactionHookOptions } from './compaction-options.js';
+import { fitTo, OVERFLOW_RECOVERY_NAME } from './overflow-recovery.js';
 import { onceWarner } from './request-budget.js';
-import { pauseUntil, summariesPaused } from './trigger.js';
+import { type ResolvedCompaction, resolveCompaction } from './resolve-compaction.js';
+import { effectiveProtectedTokens, thresholdTokens } from './sizes.js';
+import type { CompactionStrategy } from './types.js';
 
+export type { CompactionHookOptions } from './compaction-options.js';
 export type { CompactionInfo } from './compaction-report.js';
-export { type CompactionHookOptions, LEAN_MIN_GAIN_RATIO } from './hook-options.js';
+export { LEAN_MIN_GAIN_RATIO } from './lean-layer.js';
+
+/** Sends with the request the strategy's own tools it offers now, and not the others (an unchanged list stays the same array). */
+function offerTools(request: PreGenerateContext['request'], strategy: CompactionStrategy): void {
+  const own = strategy.tools ?? [];
+  if (own.length === 0) return;
+  const offered = new Set(strategy.offers?.({ messages: request.messages, transcript: request.messages }));
+  const others = (request.tools ?? []).filter((t) => !own.some((o) => o.name === t.name));
+  const tools = [...others, ...own.filter((t) => offered.has(t.name))];
+  const same = tools.length === request.tools?.length && tools.every((t, i) => t === request.tools?.[i]);
+  if (same) return;
+  if (tools.length > 0) request.tools = tools;
+  else delete request.tools;
+}
 
 /**
  * An AgentHook named 'compaction' that keeps a run under its model's context window.
@@ -26,75 +38,59 @@ export { type CompactionHookOptions, LEAN_MIN_GAIN_RATIO } from './hook-options.
  * @example
  * createAgent({ provider, hooks: [createCompactionHook({ strategy: twoPhaseStrategy({ model: 'openai/gpt-4o-mini' }) })] });
  */
-export function createCompactionHook(options: CompactionHookOptions = {}): AgentHook {
-  const o = resolveHookOptions(options);
+export function createCompactionHook(options: CompactionHookOptions | ResolvedCompaction = {}): AgentHook {
+  const o = resolveCompaction(options, 'createCompactionHook()');
   const warn = onceWarner();
   const feature = {
     name: 'Compaction',
     setting: 'compaction.contextWindow (or createCompactionHook({ contextWindow }))',
     warn,
   };
-  const overflow = overflowRecoveryStrategy();
 
   /** The window, the threshold and the protected tail of this request: pure arithmetic on the options. */
   async function sizes(run: PreGenerateContext['run'], target?: number) {
-    const contextWindow = await run.budget.contextWindow({ option: o.windowOption, feature });
-    const threshold = computeThreshold(contextWindow, o.percent, o.reserve);
-    const thresholdTokens = target === undefined ? threshold : Math.max(1, Math.min(target, threshold));
-    const { protectedTokens, capped } = effectiveProtectedTokens(o.protectedOption, thresholdTokens);
+    const contextWindow = await run.budget.contextWindow({ option: o.contextWindow, feature });
+    const threshold = thresholdTokens(contextWindow, o.thresholdPercent, o.reserveOutputTokens);
+    const tokens = target === undefined ? threshold : Math.max(1, Math.min(target, threshold));
+    const { protectedTokens, capped } = effectiveProtectedTokens(o.protectedTokens, tokens);
     if (capped && target === undefined) {
       warn(
         'protected',
-        `@lousho/build-ai-agent: compaction protectedTokens (${o.protectedOption}) is at or above the threshold (${thresholdTokens} tokens) ` +
+        `@lousho/build-ai-agent: compaction protectedTokens (${o.protectedTokens}) is at or above the threshold (${tokens} tokens) ` +
           `and would protect everything; using ${protectedTokens}, half the threshold. Set protectedTokens below the threshold.`,
       );
     }
-    return { contextWindow, thresholdTokens, protectedTokens };
+    return { contextWindow, thresholdTokens: tokens, protectedTokens };
   }
 
-  function attempt(
-    ctx: PreGenerateContext,
-    fields: Omit<HookAttempt, 'request' | 'run' | 'emit' | 'recall' | 'onCompaction'>,
-  ): HookAttempt {
-    return {
-      request: ctx.request,
-      run: ctx.run,
-      emit: ctx.emit,
-      recall: o.recall,
-      onCompaction: o.onCompaction,
-      ...fields,
-    };
-  }
+  const compaction = (
+    ctx: PreGenerateContext | RecoverContext,
+    fields: Omit<RunCompaction, 'request' | 'run' | 'emit' | 'onCompaction'>,
+  ) => compactInRun({ request: ctx.request, run: ctx.run, emit: ctx.emit, onCompaction: o.onCompaction, ...fields });
 
+  /** Sizes, then the threshold, then one compaction: above the threshold, or where a layer has work below it. */
   async function preGenerate(ctx: PreGenerateContext): Promise<void> {
     const { request, run } = ctx;
+    offerTools(request, o.strategy);
     const size = await sizes(run);
-    const memory = hookMemory(run);
-    if (o.mode === 'lean') await leanStep(ctx, size, o, (a) => attemptCompaction(attempt(ctx, a)));
-    if (o.recall !== undefined) offerRecall(request, memory.recallable > 0);
     const tokensBefore = run.budget.measure(request);
-    if (tokensBefore <= size.thresholdTokens) return;
-    // After a rejected (or failed) summary the strategy's own prune step runs, until the transcript doubles.
-    const paused = summariesPaused(memory.pausedUntil, request.messages.length);
-    if (!paused) memory.pausedUntil = undefined;
-    const length = request.messages.length;
-    const outcome = await attemptCompaction(
-      attempt(ctx, {
-        ...size,
-        strategy: paused ? o.fallback : o.strategy,
-        fallback: o.fallback,
-        tokensBefore,
-        quiet: memory.quiet,
-      }),
-    );
-    if (!paused && (outcome.summaryRejected || outcome.error !== undefined)) memory.pausedUntil = pauseUntil(length);
-    memory.quiet = !outcome.changed;
-    if (o.recall !== undefined) offerRecall(request, memory.recallable > 0);
+    const due = tokensBefore > size.thresholdTokens;
+    if (!due && o.strategy.wants?.({ messages: request.messages, transcript: request.messages }) !== true) return;
+    // An attempt above the threshold that changed nothing is followed by quiet ones until one changes something.
+    const memory = run.hookMemory('compaction', () => ({ quiet: false }));
+    const outcome = await compaction(ctx, {
+      ...size,
+      strategy: o.strategy,
+      tokensBefore,
+      quiet: !due || memory.quiet,
+    });
+    if (due) memory.quiet = !outcome.changed;
+    offerTools(request, o.strategy);
   }
 
   /** The overflow recovery: the request does not fit, and must get under `targetTokens`. */
   async function recover(ctx: RecoverContext): Promise<boolean> {
-    if (!o.overflowRecovery) {
+    if (o.overflow === undefined) {
       throw new LoushoError(
         'LOUSHO_CONTEXT_OVERFLOW',
         `The request (${ctx.run.budget.measure(ctx.request)} tokens) does not fit the context window (${ctx.targetTokens} tokens left for it), ` +
@@ -108,17 +104,13 @@ export function createCompactionHook(options: CompactionHookOptions = {}): Agent
         },
       );
     }
-    const size = await sizes(ctx.run, ctx.targetTokens);
-    const outcome = await attemptCompaction(
-      attempt(ctx, {
-        ...size,
-        strategy: overflow,
-        fallback: overflow,
-        tokensBefore: ctx.run.budget.measure(ctx.request),
-        trigger: 'overflow',
-        quiet: false,
-      }),
-    );
+    const outcome = await compaction(ctx, {
+      ...(await sizes(ctx.run, ctx.targetTokens)),
+      strategy: fitTo(o.overflow, ctx.targetTokens),
+      tokensBefore: ctx.run.budget.measure(ctx.request),
+      trigger: 'overflow',
+      quiet: false,
+    });
     return outcome.changed;
   }
 

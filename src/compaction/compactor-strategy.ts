@@ -6,6 +6,7 @@ import { isPinned } from '../messages/pin.js';
 import { renderMessage } from '../messages/render.js';
 import { MESSAGE_TURN_ACCESS } from '../messages/turns.js';
 import type { Message } from '../messages/types.js';
+import { pruneToolResultsStrategy } from './prune-tool-results.js';
 import { summaryMessage } from './summarize.js';
 import { type CompactionStrategy, messageCounter } from './types.js';
 
@@ -71,6 +72,7 @@ export function compactorStrategy(options: CompactorStrategyOptions = {}): Compa
   }
   return {
     name: COMPACTOR_STRATEGY_NAME,
+    fallback: pruneToolResultsStrategy(),
     async compact(input) {
       const tokensBefore = input.estimateTokens(input.messages);
       // Like the Compactor itself: nothing to do at or below the threshold.

@@ -4,7 +4,8 @@ import { estimateTokens } from '../models/estimate-tokens.js';
 import { toolTurn } from '../test-support/transcripts.js';
 import { digestOf } from './digest.js';
 import { isPrunedMarker, prunedMarker } from './marker.js';
-import { DEFAULT_DIGEST_CHARS, pruneToolResults, pruneToolResultsStrategy } from './prune-tool-results.js';
+import { stubMarkers } from './marker-writers.js';
+import { DEFAULT_DIGEST_CHARS, pruneToolResults, pruneToolResultsStrategy, pruneWith } from './prune-tool-results.js';
 import type { CompactionInput } from './types.js';
 
 const GREP_OUTPUT = [
@@ -87,10 +88,9 @@ describe("pruneToolResultsStrategy({ marker: 'digest' })", () => {
       expect.objectContaining({ code: 'LOUSHO_CONFIG_INVALID' }),
     );
     expect(() => pruneToolResultsStrategy({ digestChars: -1 })).toThrow(/digestChars/);
-    expect(() => pruneToolResultsStrategy({ minGainRatio: 0.5 })).toThrow(/minGainRatio/);
   });
 
-  it('prunes only results worth minGainRatio times their marker', () => {
+  it('prunes, in a range a layer gives, only results worth minGainRatio times their marker', () => {
     const messages: Message[] = [
       { role: 'user', content: 'task' },
       ...toolTurn('small', 'bash', { command: 'cat a' }, 'short output '.repeat(12)),
@@ -98,6 +98,8 @@ describe("pruneToolResultsStrategy({ marker: 'digest' })", () => {
       ...toolTurn('latest', 'bash', { command: 'ls' }, 'x'),
     ];
     expect(pruneToolResults(input(messages)).prunedToolCallIds).toEqual(['small', 'large']);
-    expect(pruneToolResults(input(messages), { minGainRatio: 3 }).prunedToolCallIds).toEqual(['large']);
+    expect(pruneWith(input(messages), stubMarkers, { minGainRatio: 3 }).prunedToolCallIds).toEqual(['large']);
+    // From the third message on: the first result is not looked at.
+    expect(pruneWith(input(messages), stubMarkers, { from: 3 }).prunedToolCallIds).toEqual(['large']);
   });
 });

@@ -3,7 +3,8 @@ import { isPinned } from '../messages/pin.js';
 import { groupTurns, latestAssistantTurn, type Turn } from '../messages/turns.js';
 import type { Message, UserMessage } from '../messages/types.js';
 import { argumentsText } from '../models/estimate-tokens.js';
-import { protectedTailStart } from './protected-tail.js';
+import { pruneToolResults } from './prune-tool-results.js';
+import { protectedTailStart } from './sizes.js';
 import { type CompactionInput, type CompactionResult, messageCounter } from './types.js';
 
 /** The name of the hook's next step when pruning is not enough (appliedStrategy of its compactions). */
@@ -129,4 +130,28 @@ export function foldTurns(input: CompactionInput, targetTokens: number, markerMa
     if (!drop.has(i)) out.push(m);
   });
   return { messages: out, tokensBefore, tokensAfter: input.estimateTokens(out), prunedToolCallIds: [] };
+}
+
+/** Characters a fold marker's list of calls may take: a tenth of the low-water mark's tokens, 300 to 2,000. */
+export function foldMarkerChars(lowWaterTokens: number): number {
+  return Math.min(2_000, Math.max(300, Math.floor(lowWaterTokens / 10)));
+}
+
+/**
+ * The step after pruning, when pruning alone leaves the request above the threshold (or
+ * frees too little to pay for the cache it breaks): prune what is left outside the
+ * protected tail, then fold the oldest turns, whose results are markers by then, into one
+ * short marker turn until the request is at or below `lowWaterTokens`. No model call.
+ * Returns the input array when it changes nothing.
+ */
+export function pruneThenFold(input: CompactionInput, lowWaterTokens: number): CompactionResult {
+  const pruned = pruneToolResults(input);
+  const folded = foldTurns({ ...input, messages: pruned.messages }, lowWaterTokens, foldMarkerChars(lowWaterTokens));
+  if (folded.messages === pruned.messages) return pruned;
+  return {
+    ...folded,
+    tokensBefore: pruned.tokensBefore,
+    prunedToolCallIds: pruned.prunedToolCallIds,
+    appliedStrategy: FOLD_STEP_NAME,
+  };
 }

@@ -1,45 +1,11 @@
-import type { Message } from '../messages/types.js';
-import { pruneThenFold } from './next-step.js';
+import type { CompactionHookOptions, CompactionLayers } from './compaction-options.js';
+import { pruneThenFold } from './fold-turns.js';
+import { leanLayer } from './lean-layer.js';
 import { pruneReasoningLayer } from './prune-reasoning.js';
-import type { CompactionInput, CompactionResult, CompactionStrategy } from './types.js';
-
-/**
- * The opt-in layers around a strategy. None is on by default: the hook then runs the
- * strategy exactly as it is. Each is a strategy that wraps another, so what runs is visible
- * where it is built (see {@link withLayers}).
- */
-export interface CompactionLayers {
-  /**
-   * Aim lower than the threshold: the strategy is asked to get the request under this share
-   * of the threshold (a summary is still judged against the threshold itself), so the next
-   * compaction comes later. Pick it with a summarizer on a long run, where every compaction
-   * re-sends the transcript after its first change: fewer, larger compactions cost less.
-   */
-  lowWaterMark?: number;
-  /**
-   * Fold the oldest turns into one short marker turn (their calls listed, their text gone)
-   * when a compaction leaves the request above the low-water mark (`lowWaterMark`, else half
-   * the threshold), down to it. No model call. Pick it for long runs without a summarizer,
-   * where pruning alone leaves every turn and marker in place and each crossing of the
-   * threshold comes sooner than the last.
-   */
-  fold?: boolean;
-  /**
-   * Apply a compaction only when it frees at least this share of the threshold; else leave
-   * the transcript as it is and wait until the request has grown by what was missing. Pick
-   * it when the prompt cache matters: a compaction that frees little breaks the cache for
-   * little.
-   */
-  minimumGain?: number;
-  /**
-   * When a compaction runs, also prune the reasoning of the turns before the newest (outside
-   * the protected tail): signed or encrypted reasoning (Anthropic thinking, OpenAI reasoning
-   * items) is dropped, plain reasoning text (DeepSeek, OpenRouter) becomes a short marker; the
-   * newest turn's reasoning, which a provider needs to continue a tool-using turn, stays.
-   * Pick it with reasoning models whose old reasoning is sent back and billed as input.
-   */
-  pruneReasoning?: boolean;
-}
+import type { PrunedResultStore } from './pruned-store.js';
+import { recallLayer } from './recall-layer.js';
+import { summaryGuard } from './summary-guard.js';
+import { type CompactionInput, type CompactionResult, type CompactionStrategy, transcriptOf } from './types.js';
 
 /** The low-water mark a fold goes down to when `lowWaterMark` is not set: half the threshold. */
 export const DEFAULT_LOW_WATER_MARK = 0.5;
@@ -75,7 +41,6 @@ export function foldLayer(strategy: CompactionStrategy, lowWaterMark = DEFAULT_L
     ...strategy,
     async compact(input) {
       const result = await strategy.compact(input);
-      if (result.summary !== undefined) return result;
       const lowWater = share(input, lowWaterMark);
       const after = result.messages === input.messages ? result.tokensBefore : input.estimateTokens(result.messages);
       if (after <= lowWater) return result;
@@ -97,36 +62,80 @@ export function foldLayer(strategy: CompactionStrategy, lowWaterMark = DEFAULT_L
  * transcript waits until the request has grown by what was missing.
  */
 export function minimumGainLayer(strategy: CompactionStrategy, minimumGain: number): CompactionStrategy {
-  // Per transcript: the hook compacts the run's own message list, the same array at every step.
-  const retryAbove = new WeakMap<readonly Message[], number>();
+  // Per transcript: the hook compacts the run's own transcript at every step.
+  const retryAbove = new WeakMap<object, number>();
   return {
     ...strategy,
     async compact(input) {
       const before = input.estimateTokens(input.messages);
-      const wait = retryAbove.get(input.messages);
+      const wait = retryAbove.get(transcriptOf(input));
       if (wait !== undefined && before < wait) return unchanged(input, before);
       const result = await strategy.compact(input);
       const after = result.messages === input.messages ? before : input.estimateTokens(result.messages);
       const needed = share(input, minimumGain);
       if (before - after >= needed) {
-        retryAbove.delete(input.messages);
+        retryAbove.delete(transcriptOf(input));
         return result;
       }
-      retryAbove.set(input.messages, before + needed - (before - after));
+      retryAbove.set(transcriptOf(input), before + needed - (before - after));
       return unchanged(input, before, result.error);
     },
   };
 }
 
 /**
- * The strategy with the layers that are on, in one fixed order: the reasoning prune (part of
- * what the strategy frees), the low-water mark (ask for less), the fold (go further), the
- * minimum gain (refuse too little). With no layer on, the strategy itself.
+ * The layers lean mode turns on, unless you set them: above the threshold it folds the
+ * oldest turns down to half of it, and applies only compactions that free a tenth of it.
  */
-export function withLayers(strategy: CompactionStrategy, layers: CompactionLayers): CompactionStrategy {
-  let layered = layers.pruneReasoning === true ? pruneReasoningLayer(strategy) : strategy;
+export const LEAN_LAYERS: Required<Pick<CompactionLayers, 'fold' | 'minimumGain'>> = { fold: true, minimumGain: 0.1 };
+
+/**
+ * The strategy with the layers that are on, in one fixed order, from the inside out: the
+ * reasoning prune (part of what the strategy frees), the low-water mark (ask for less), the
+ * summary rule for a strategy that summarizes (one with a `fallback`: a summary left above
+ * the threshold itself is rejected, the fallback, reasoning pruned too, kept, summaries
+ * paused), the fold (go further), the minimum gain (refuse too little), lean mode (prune each
+ * result once answered; the strategy runs above the threshold), recall (keep what any of them
+ * pruned). With none on and no fallback, the strategy itself. The one place layers are
+ * applied, for every path.
+ */
+export function withLayers(
+  strategy: CompactionStrategy,
+  options: CompactionHookOptions,
+  recall: PrunedResultStore | undefined,
+): CompactionStrategy {
+  const layers: CompactionLayers = { ...(options.mode === 'lean' ? LEAN_LAYERS : {}), ...definedLayers(options) };
+  const reasoning = (s: CompactionStrategy) => (layers.pruneReasoning === true ? pruneReasoningLayer(s) : s);
+  let layered = reasoning(strategy);
   if (layers.lowWaterMark !== undefined) layered = lowWaterMarkLayer(layered, layers.lowWaterMark);
+  if (strategy.fallback !== undefined) layered = summaryGuard(layered, reasoning(strategy.fallback));
   if (layers.fold === true) layered = foldLayer(layered, layers.lowWaterMark);
   if (layers.minimumGain !== undefined) layered = minimumGainLayer(layered, layers.minimumGain);
-  return layered;
+  if (options.mode === 'lean')
+    layered = leanLayer(layered, { protectedTokens: options.protectedTokens, digestChars: options.digestChars });
+  return recall === undefined ? layered : recallLayer(layered, recall);
+}
+
+/**
+ * The overflow recovery with the layers that apply to it: the reasoning prune and recall.
+ * The low-water mark, the fold, the minimum gain and lean mode do not: the recovery must get
+ * under its target, and folds and prunes on its own to do it.
+ */
+export function withOverflowLayers(
+  overflow: CompactionStrategy,
+  options: CompactionHookOptions,
+  recall: PrunedResultStore | undefined,
+): CompactionStrategy {
+  const layered = options.pruneReasoning === true ? pruneReasoningLayer(overflow) : overflow;
+  return recall === undefined ? layered : recallLayer(layered, recall);
+}
+
+function definedLayers(options: CompactionLayers): CompactionLayers {
+  const { lowWaterMark, fold, minimumGain, pruneReasoning } = options;
+  return {
+    ...(lowWaterMark === undefined ? {} : { lowWaterMark }),
+    ...(fold === undefined ? {} : { fold }),
+    ...(minimumGain === undefined ? {} : { minimumGain }),
+    ...(pruneReasoning === undefined ? {} : { pruneReasoning }),
+  };
 }

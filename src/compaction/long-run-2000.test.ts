@@ -16,9 +16,9 @@ import { mockModel } from '../testing/mock-model.js';
 import type { CompactionHookOptions } from './compaction-hook.js';
 import { compactorStrategy } from './compactor-strategy.js';
 import { FOLD_STEP_NAME, isFoldMarker } from './fold-turns.js';
-import { DEFAULT_THRESHOLD_PERCENT, thresholdTokens } from './options.js';
 import { OVERFLOW_RECOVERY_NAME } from './overflow-recovery.js';
 import { pruneToolResultsStrategy } from './prune-tool-results.js';
+import { DEFAULT_THRESHOLD_PERCENT, thresholdTokens } from './sizes.js';
 
 const MIN_GAIN_PERCENT = 0.1;
 

@@ -2,8 +2,8 @@ import type { LLMProvider, ModelSpec } from '../contracts/llm-provider.js';
 import { checkNumber, checkOptions } from '../errors/check-options.js';
 import { configError, toError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
-import { ownProtectedTokens } from './protected-tail.js';
 import { ownPruneStrategy } from './prune-tool-results.js';
+import { ownProtectedTokens } from './sizes.js';
 import { lazyProvider } from './summarize.js';
 import { planSummary } from './summary-plan.js';
 import {

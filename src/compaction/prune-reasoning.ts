@@ -1,6 +1,6 @@
 import { isPinned } from '../messages/pin.js';
 import type { AssistantPart, Message, ReasoningPart } from '../messages/types.js';
-import { protectedTailStart } from './protected-tail.js';
+import { protectedTailStart } from './sizes.js';
 import { type CompactionStrategy, messageCounter } from './types.js';
 
 /** The marker that stands for plain reasoning text an older turn no longer needs. */

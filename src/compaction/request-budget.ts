@@ -3,9 +3,18 @@ import type { RequestBudget, SizedRequest, WindowQuery, WindowSource } from '../
 import type { Message } from '../messages/types.js';
 import { messagesTokens, messageTokens, requestFixedTokens, tokenProfile } from '../models/estimate-tokens.js';
 import { getModelInfo, isRegisteredModel } from '../models/registry.js';
-import { FALLBACK_CONTEXT_WINDOW } from './options.js';
+import { FALLBACK_CONTEXT_WINDOW } from './sizes.js';
 import { TranscriptCounter } from './transcript-counter.js';
-import { calibrationAfterCall } from './trigger.js';
+
+/** The calibration after a call: how far the provider's prompt count exceeded the raw estimate (never negative). */
+export function calibrationAfterCall(
+  reportedInputTokens: number | undefined,
+  rawEstimate: number,
+  previous: number,
+): number {
+  if (reportedInputTokens === undefined) return previous;
+  return Math.max(0, reportedInputTokens - rawEstimate);
+}
 
 /** A console.warn that says each thing once (per instance). */
 export function onceWarner(): (key: string, message: string) => void {

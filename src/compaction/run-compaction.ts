@@ -1,23 +1,7 @@
 import { LoushoError, type LoushoErrorCode } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import { findPairingProblem, validateMessage, validateMessageShapes } from '../messages/validate.js';
-import { rejectSummary } from './trigger.js';
 import { type CompactionInput, type CompactionResult, type CompactionStrategy, messageCounter } from './types.js';
-
-/**
- * One compaction to run: the strategy (with any layers around it), the one whose result is
- * kept when a summary is rejected, and its input.
- */
-export interface CompactionAttempt {
-  /** The strategy that runs (its fallback, while summaries are paused). */
-  strategy: CompactionStrategy;
-  /** Whose result is kept when a summary is rejected: the strategy's own prune step. */
-  fallback: CompactionStrategy;
-  /** What the strategy receives; `input.messages` is never modified. */
-  input: CompactionInput;
-  /** The request's size before, as the caller measured it. */
-  tokensBefore: number;
-}
 
 /** What a compaction did: the new transcript and everything the events and onCompaction report. */
 export interface CompactionOutcome {
@@ -40,8 +24,6 @@ export interface CompactionOutcome {
   summary?: string;
   /** What went wrong, when something did; the run goes on either way. */
   error?: LoushoError;
-  /** A summary was written but rejected (it left the request above the threshold, or made it larger). */
-  summaryRejected: boolean;
 }
 
 /** The first index where `b` holds another message than `a` (or one of them ends), undefined when they are the same. */
@@ -120,77 +102,56 @@ function sizeOf(result: readonly Message[], input: CompactionInput, tokensBefore
   return size;
 }
 
-async function attempt(strategy: CompactionStrategy, input: CompactionInput): Promise<CompactionResult> {
-  let result: unknown;
-  try {
-    result = await strategy.compact(input);
-  } catch (cause) {
-    throw compactionError(cause, 'LOUSHO_STRATEGY_FAILED', strategy.name);
-  }
-  return checkResult(result, strategy.name, input.messages);
-}
-
 /**
- * Runs one compaction the same way for the hook, session.compact() and compactMessages():
- * the strategy runs on `input` (never modified); its result must be a valid transcript that
- * keeps every tool call with its result and is not larger than the input; a summary that
- * leaves the request above the threshold or makes it larger is rejected and the fallback's
- * (pruned) result kept. Nothing here throws: every failure is the outcome's `error`, a
- * LoushoError with a code, and the transcript stays as it was.
+ * Runs one compaction the same way for the hook, session.compact() and compactMessages(),
+ * and only validates it: the strategy (its layers around it) runs on `input` (never
+ * modified); its result must be a valid transcript that keeps every tool call with its
+ * result and is not larger than the input. Nothing here throws: every failure is the
+ * outcome's `error`, a LoushoError with a code, and the transcript stays as it was.
+ * `name` is what the events call the strategy that ran (see CompactionStrategy.running).
  */
-export async function runCompaction(run: CompactionAttempt): Promise<CompactionOutcome> {
-  const { strategy, fallback, input, tokensBefore } = run;
+export async function runCompaction(
+  strategy: CompactionStrategy,
+  input: CompactionInput,
+  tokensBefore: number,
+  name = strategy.name,
+): Promise<CompactionOutcome> {
   const messages = input.messages;
-  let result: CompactionResult | undefined;
-  let error: LoushoError | undefined;
-  let appliedStrategy: string | undefined;
-  let summaryRejected = false;
-  try {
-    result = await attempt(strategy, input);
-    appliedStrategy = result.appliedStrategy;
-    if (result.error !== undefined) error = compactionError(result.error, 'LOUSHO_STRATEGY_FAILED', strategy.name);
-  } catch (cause) {
-    error = cause as LoushoError;
-  }
-  let tokensAfter = result === undefined ? tokensBefore : sizeOf(result.messages, input, tokensBefore);
-  if (result?.summary !== undefined && rejectSummary(tokensBefore, tokensAfter, input.thresholdTokens)) {
-    error = new LoushoError(
-      'LOUSHO_SUMMARY_REJECTED',
-      tokensAfter > tokensBefore
-        ? `The summary was rejected: it made the request larger (${tokensBefore} -> ${tokensAfter} tokens). Kept the pruned conversation.`
-        : `The summary was rejected: the request is still ${tokensAfter} tokens, above the threshold of ${input.thresholdTokens}. Kept the pruned conversation.`,
-      {
-        details: { strategy: strategy.name, tokensBefore, tokensAfter, thresholdTokens: input.thresholdTokens },
-        ...(error === undefined ? {} : { cause: error }),
-      },
-    );
-    summaryRejected = true;
-    appliedStrategy = fallback.name;
-    try {
-      result = await attempt(fallback, input);
-      tokensAfter = input.estimateTokens(result.messages);
-    } catch {
-      result = undefined; // keep the transcript as it was; the rejection is the error reported
-    }
-  }
-  let from = result === undefined ? undefined : firstDifference(messages, result.messages);
-  if (from !== undefined && !summaryRejected && tokensAfter > tokensBefore) {
-    error = invalid(strategy.name, `made the request larger (${tokensBefore} -> ${tokensAfter} tokens)`);
-    result = undefined;
-    from = undefined;
-  }
-  const changed = result !== undefined && from !== undefined;
-  return {
-    messages: changed && result !== undefined ? result.messages : messages,
-    changed,
-    ...(changed && from !== undefined ? { from } : {}),
-    strategy: strategy.name,
-    ...(appliedStrategy === undefined ? {} : { appliedStrategy }),
+  const unchanged = (error: LoushoError): CompactionOutcome => ({
+    messages,
+    changed: false,
+    strategy: name,
     tokensBefore,
-    tokensAfter: changed ? tokensAfter : tokensBefore,
-    prunedToolCallIds: changed ? (result?.prunedToolCallIds ?? []) : [],
-    ...(changed && result?.summary !== undefined ? { summary: result.summary } : {}),
+    tokensAfter: tokensBefore,
+    prunedToolCallIds: [],
+    error,
+  });
+  let result: CompactionResult;
+  try {
+    result = checkResult(await strategy.compact(input), name, messages);
+  } catch (cause) {
+    return unchanged(LoushoError.isInstance(cause) ? cause : compactionError(cause, 'LOUSHO_STRATEGY_FAILED', name));
+  }
+  const error = result.error === undefined ? undefined : compactionError(result.error, 'LOUSHO_STRATEGY_FAILED', name);
+  const from = firstDifference(messages, result.messages);
+  const tokensAfter = from === undefined ? tokensBefore : sizeOf(result.messages, input, tokensBefore);
+  if (from !== undefined && tokensAfter > tokensBefore)
+    return unchanged(invalid(name, `made the request larger (${tokensBefore} -> ${tokensAfter} tokens)`));
+  const reported = {
+    strategy: name,
+    ...(result.appliedStrategy === undefined ? {} : { appliedStrategy: result.appliedStrategy }),
+    tokensBefore,
     ...(error === undefined ? {} : { error }),
-    summaryRejected,
+  };
+  if (from === undefined)
+    return { messages, changed: false, tokensAfter: tokensBefore, prunedToolCallIds: [], ...reported };
+  return {
+    messages: result.messages,
+    changed: true,
+    from,
+    ...reported,
+    tokensAfter,
+    prunedToolCallIds: result.prunedToolCallIds,
+    ...(result.summary === undefined ? {} : { summary: result.summary }),
   };
 }

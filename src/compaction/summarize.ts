@@ -6,8 +6,8 @@ import { configError, toError } from '../errors/lousho-error.js';
 import { renderMessage, serializeTranscript } from '../messages/render.js';
 import type { Message, UserMessage } from '../messages/types.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
-import { ownProtectedTokens } from './protected-tail.js';
 import { ownPruneStrategy, pruneToolResults } from './prune-tool-results.js';
+import { ownProtectedTokens } from './sizes.js';
 import { applySummary, planSummary } from './summary-plan.js';
 import { type CompactionInput, type CompactionResult, type CompactionStrategy, messageCounter } from './types.js';
 
@@ -139,7 +139,9 @@ export function lazyProvider(model: ModelSpec | undefined): () => LLMProvider {
  * `[Conversation summary]\n<summary>` written by `model`. System and pinned messages stay
  * in place; an assistant turn is folded or kept with all its results; the last message
  * and the latest assistant turn are always kept. When the summary call fails or returns
- * nothing, it prunes instead and returns the failure as `error`.
+ * nothing, it prunes instead and returns the failure as `error`; a summary that leaves the
+ * request above the threshold is rejected and the prune kept (summaryGuard(), which every
+ * path applies around a strategy with a `fallback`).
  *
  * @example
  * summarizeStrategy({ model: 'openai/gpt-4o-mini', maxSummaryTokens: 1_000 });

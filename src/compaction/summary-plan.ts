@@ -1,7 +1,7 @@
 import { isPinned } from '../messages/pin.js';
 import { groupTurns, latestAssistantTurn } from '../messages/turns.js';
 import type { Message } from '../messages/types.js';
-import { protectedTailStart } from './protected-tail.js';
+import { protectedTailStart } from './sizes.js';
 
 /** Which messages a summary replaces. */
 export interface SummaryPlan {

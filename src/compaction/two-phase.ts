@@ -1,6 +1,6 @@
 import type { Message } from '../messages/types.js';
-import { ownProtectedTokens } from './protected-tail.js';
 import { ownPruneStrategy, PRUNE_STRATEGY_NAME, pruneToolResults } from './prune-tool-results.js';
+import { ownProtectedTokens } from './sizes.js';
 import {
   lazyProvider,
   SUMMARIZE_STRATEGY_NAME,

@@ -29,6 +29,18 @@ export interface CompactionInput {
   tools?: readonly ToolDefinition[];
   /** The request's prompt-cache key (`ModelRequest.cacheKey`), for a strategy's model call that reads the same prefix. */
   cacheKey?: string;
+  /**
+   * What stands for the transcript across the compactions of one run (the hook passes the
+   * run's transcript), for a layer that keeps state between them: lean mode's position, a
+   * paused summarizer, a minimum gain's wait. Absent, the messages array itself. A layer that
+   * hands its inner strategy other messages passes it on unchanged.
+   */
+  transcript?: object;
+}
+
+/** The object a layer keys its state by: the input's transcript, else its messages. */
+export function transcriptOf(input: TranscriptAt): object {
+  return input.transcript ?? input.messages;
 }
 
 /** What a strategy returns. */
@@ -59,10 +71,42 @@ export interface CompactionStrategy {
   /** Compacts `input.messages` into a new array; may call a model (a summarizer) and may throw. */
   compact(input: CompactionInput): CompactionResult | Promise<CompactionResult>;
   /**
-   * What the hook runs instead while summaries are paused, and whose result it keeps when
-   * a summary is rejected: the strategy's own prune step. pruneToolResultsStrategy() when absent.
+   * The strategy's own prune step: set it on a strategy that summarizes. The summary rule then
+   * applies around it on every path: a summary that leaves the request above the threshold, or
+   * makes it larger, is rejected and this prune kept, and only this runs while summaries are
+   * paused (see summaryGuard()).
    */
   readonly fallback?: CompactionStrategy;
+  /**
+   * For a layer that works below the threshold too (lean mode): true when it has work on these
+   * messages although the request is under the threshold. The hook then runs the strategy and
+   * reports it only if it changed something.
+   */
+  wants?(at: TranscriptAt): boolean;
+  /**
+   * Tools the strategy answers for (the recall layer's recall_tool_result): each is sent with a
+   * request only while `offers()` names it.
+   */
+  readonly tools?: readonly ToolDefinition[];
+  /** The names of `tools` to send with the request now (recall_tool_result once something can be recalled). */
+  offers?(at: TranscriptAt): readonly string[];
+  /** The name of what would run on these messages now (a summarizing strategy's prune step while its summaries are paused). */
+  running?(at: TranscriptAt): string;
+}
+
+/** A transcript as a layer's state knows it: its messages, and what stands for it across a run's compactions. */
+export type TranscriptAt = Pick<CompactionInput, 'messages' | 'transcript'>;
+
+/**
+ * `inner` with its `compact` replaced: a layer around it. Its name, fallback and what it
+ * wants, offers and runs are the inner strategy's, unless `own` says otherwise.
+ */
+export function layered(
+  inner: CompactionStrategy,
+  compact: CompactionStrategy['compact'],
+  own: Partial<Pick<CompactionStrategy, 'wants' | 'tools' | 'offers' | 'running'>> = {},
+): CompactionStrategy {
+  return { ...inner, compact, ...own };
 }
 
 /** True when `value` has the shape of a {@link CompactionStrategy}. */

@@ -78,6 +78,12 @@ export interface ExecuteParams {
    */
   cacheKey?: string;
   /**
+   * False (createAgent({ compaction: false })): a request that does not fit the window, or
+   * that the provider rejects as too long, ends the run with LOUSHO_CONTEXT_OVERFLOW; nothing
+   * is compacted. Else a run with no hook that recovers still gets the overflow recovery.
+   */
+  overflowRecovery?: boolean;
+  /**
    * Picks the tool definitions sent at each step (tool search); all of the registry's by default.
    * @internal
    */
@@ -213,7 +219,16 @@ export async function executeRun(
       }
       if (isAborted(params.abortSignal)) throw abortedError('The run was aborted through its AbortSignal.');
       checkBudget(state, limits); // a summarizer's call counts too
-      const response = await settle(callWithRecovery({ provider: params.provider, request, run: state, hooks, emit }));
+      const response = await settle(
+        callWithRecovery({
+          provider: params.provider,
+          request,
+          run: state,
+          hooks,
+          emit,
+          overflowRecovery: params.overflowRecovery !== false,
+        }),
+      );
       for (const hook of hooks.list()) {
         const post = hook.postGenerate;
         if (post !== undefined) {

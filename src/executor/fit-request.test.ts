@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isFoldMarker } from '../compaction/fold-turns.js';
-import { FIT_LOW_WATER_PERCENT } from '../compaction/trigger.js';
+import { FIT_LOW_WATER_SHARE } from '../compaction/overflow-recovery.js';
 import type { AgentEvent, RecoveryEvent } from '../contracts/agent-event.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
@@ -22,7 +22,7 @@ function history(turns: number): Message[] {
 }
 
 describe('the last-resort fit (no compaction hook)', () => {
-  it(`brings a request over the window down to ${FIT_LOW_WATER_PERCENT * 100}% of it, oldest turns first, not to a few hundred tokens`, async () => {
+  it(`brings a request over the window down to ${FIT_LOW_WATER_SHARE * 100}% of it, oldest turns first, not to a few hundred tokens`, async () => {
     const input = history(200);
     expect(estimateTokens(input)).toBeGreaterThan(3 * WINDOW);
     const model = mockModel(['done'], { contextWindow: WINDOW });
@@ -36,8 +36,8 @@ describe('the last-resort fit (no compaction hook)', () => {
     expect(result.text).toBe('done');
     const sent = model.calls[0] as (typeof model.calls)[number];
     const tokens = estimateTokens(sent);
-    expect(tokens).toBeLessThanOrEqual(WINDOW * FIT_LOW_WATER_PERCENT);
-    expect(tokens).toBeGreaterThan(WINDOW * FIT_LOW_WATER_PERCENT * 0.8);
+    expect(tokens).toBeLessThanOrEqual(WINDOW * FIT_LOW_WATER_SHARE);
+    expect(tokens).toBeGreaterThan(WINDOW * FIT_LOW_WATER_SHARE * 0.8);
     // The newest turns went out as they were; the oldest were folded into one marker turn after the task.
     expect(sent.messages.slice(-6)).toEqual(input.slice(-6));
     expect(sent.messages[0]).toEqual(input[0]);

@@ -1,16 +1,13 @@
-import { attemptCompaction } from '../compaction/hook-attempt.js';
-import { overflowRecoveryStrategy } from '../compaction/overflow-recovery.js';
-import { effectiveProtectedTokens } from '../compaction/protected-tail.js';
+import { compactInRun } from '../compaction/compact-in-run.js';
+import { fitTo, overflowRecoveryStrategy } from '../compaction/overflow-recovery.js';
+import { effectiveProtectedTokens } from '../compaction/sizes.js';
 import type { AgentEvent } from '../contracts/agent-event.js';
 import type { ModelRequest } from '../contracts/model-request.js';
-import { cutMiddle, mediaMarker, planCuts } from '../core/recovery.js';
+import { mediaMarker } from '../core/recovery.js';
 import { LoushoError } from '../errors/lousho-error.js';
-import { contentLength, contentText } from '../messages/content.js';
 import { afterHook, noteEdit } from '../messages/edits.js';
-import { isPinned } from '../messages/pin.js';
 import { latestAssistantIndex } from '../messages/turns.js';
-import type { ContentPart, ImagePart, Message, ToolCall } from '../messages/types.js';
-import { argumentsText } from '../models/estimate-tokens.js';
+import type { ContentPart, ImagePart, Message } from '../messages/types.js';
 import type { HookRegistry } from './hook-registry.js';
 import type { RunState } from './run-state.js';
 
@@ -19,6 +16,8 @@ export interface FitContext {
   run: RunState;
   hooks: HookRegistry;
   emit: ((event: AgentEvent) => void) | undefined;
+  /** False with `compaction: false`: a request that does not fit is refused, nothing compacted. */
+  overflowRecovery: boolean;
 }
 
 /** One thing fitRequest() did, for the recovery event. */
@@ -33,71 +32,41 @@ export interface FitAction {
  */
 async function recoverWithoutHook(ctx: FitContext, targetTokens: number): Promise<void> {
   const { request, run, emit } = ctx;
-  const contextWindow = (await run.budget.contextWindow({ unknown: 'none' })) ?? targetTokens;
-  const strategy = overflowRecoveryStrategy();
-  await attemptCompaction({
+  await compactInRun({
     request,
     run,
     emit,
-    strategy,
-    fallback: strategy,
+    strategy: fitTo(overflowRecoveryStrategy(), targetTokens),
     tokensBefore: run.budget.measure(request),
-    contextWindow,
+    contextWindow: (await run.budget.contextWindow({ unknown: 'none' })) ?? targetTokens,
     thresholdTokens: targetTokens,
     protectedTokens: effectiveProtectedTokens(undefined, targetTokens).protectedTokens,
     trigger: 'overflow',
     quiet: false,
-    recall: undefined,
     onCompaction: undefined,
   });
 }
 
 /**
- * Cuts the results of the newest assistant turn (which compaction never touches) so the
- * request gets down to `targetTokens` (aiming `overshoot` times further than the estimate
- * says, for a second try): head and tail kept, with a marker naming the call.
- * Resolves to the number of results cut.
+ * What the recovery did to the newest turn (its assistant message found by identity): how
+ * many of its results it cut, and whether it changed anything before that turn.
  */
-function cutNewestResults(request: ModelRequest, run: RunState, targetTokens: number, overshoot = 1): number {
-  const messages = request.messages;
-  const latest = latestAssistantIndex(messages);
-  if (latest < 0) return 0;
-  const calls = new Map<string, ToolCall>();
-  for (const call of (messages[latest] as Extract<Message, { role: 'assistant' }>).toolCalls ?? [])
-    calls.set(call.id, call);
-  const indices: number[] = [];
-  // A pinned result is never cut, by anything.
-  for (let i = latest + 1; i < messages.length; i++) {
-    const m = messages[i] as Message;
-    if (m.role === 'tool' && !isPinned(m)) indices.push(i);
-  }
-  if (indices.length === 0) return 0;
-  const over = (run.budget.measure(request) - targetTokens) * overshoot;
-  const sizes = indices.map((i) => ({
-    chars: contentLength((messages[i] as Message).content),
-    tokens: run.budget.messageTokens(messages[i] as Message, request.model),
-  }));
-  const plan = planCuts(sizes, over) ?? sizes.map((s) => Math.min(s.chars, 2_000));
+function cutResults(before: readonly Message[], after: readonly Message[]): { cut: number; older: boolean } {
+  const latest = latestAssistantIndex(after);
+  const was = latest < 0 ? -1 : before.indexOf(after[latest] as Message);
+  if (was < 0) return { cut: 0, older: true };
   let cut = 0;
-  indices.forEach((at, k) => {
-    const message = messages[at] as Extract<Message, { role: 'tool' }>;
-    const keep = plan[k] as number;
-    if (keep >= (sizes[k]?.chars ?? 0)) return;
-    const call = calls.get(message.toolCallId);
-    const label = `${call?.name ?? message.toolName ?? 'tool'}(${argumentsText(call?.arguments ?? {}).slice(0, 120)}) result`;
-    messages[at] = { ...message, content: cutMiddle(contentText(message.content), keep, label) };
-    noteEdit(messages, at);
-    cut++;
-  });
-  return cut;
+  for (let k = 1; latest + k < after.length; k++) if (after[latest + k] !== before[was + k]) cut++;
+  const older = latest !== was || after.slice(0, latest).some((m, i) => m !== before[i]);
+  return { cut, older };
 }
 
 /**
- * Gets a request that does not fit down to `targetTokens`, in this order, stopping as soon
- * as it fits: the overflow recovery (the compaction hook's recover(), else the same recovery
- * run here), then cutting the newest turn's own (unpinned) results, head and tail kept.
- * Throws LOUSHO_CONTEXT_OVERFLOW when even that is not enough, or when the compaction hook's
- * overflowRecovery is off: such a request is never sent. Resolves to what it did.
+ * Gets a request that does not fit down to `targetTokens` through the overflow recovery (the
+ * compaction hook's recover(), else the same recovery run here), whose last stage cuts the
+ * newest turn's own results. Throws LOUSHO_CONTEXT_OVERFLOW when that is not enough, when
+ * the compaction hook's overflowRecovery is off, or with `compaction: false` (nothing is
+ * compacted then): such a request is never sent. Resolves to what it did.
  */
 export async function fitRequest(
   ctx: FitContext,
@@ -106,52 +75,44 @@ export async function fitRequest(
 ): Promise<FitAction[]> {
   const { request, run, hooks, emit } = ctx;
   const size = () => run.budget.measure(request);
-  const actions: FitAction[] = [];
   const before = size();
-  if (before <= targetTokens) return actions;
-  const recovering = hooks.list().filter((hook) => hook.recover !== undefined);
-  for (const hook of recovering) {
-    await hook.recover?.({ request, run, reason, targetTokens, ...(emit === undefined ? {} : { emit }) });
-    afterHook(hook, request.messages);
-    if (size() <= targetTokens) break;
+  if (before <= targetTokens) return [];
+  const messages = request.messages.slice();
+  if (ctx.overflowRecovery) {
+    const recovering = hooks.list().filter((hook) => hook.recover !== undefined);
+    for (const hook of recovering) {
+      await hook.recover?.({ request, run, reason, targetTokens, ...(emit === undefined ? {} : { emit }) });
+      afterHook(hook, request.messages);
+      if (size() <= targetTokens) break;
+    }
+    if (recovering.length === 0) await recoverWithoutHook(ctx, targetTokens);
   }
-  if (recovering.length === 0) await recoverWithoutHook(ctx, targetTokens);
-  // What compaction (not the cut below) did, for the report.
-  const compactedTo = size();
-  if (compactedTo < before) {
-    actions.push({
-      kind: 'oversized-request',
-      action: `compacted the request from ${before} to ${compactedTo} tokens`,
-    });
-  }
-  if (compactedTo <= targetTokens) return actions;
-  // A cut keeps the head and tail of a result, which may hold more tokens per character than
-  // its middle: cut again what is still over, aiming further each time, a bounded number of times.
-  let cut = 0;
-  for (let pass = 0; pass < 3 && size() > targetTokens; pass++) {
-    const more = cutNewestResults(request, run, targetTokens, 4 ** pass);
-    if (more === 0) break;
-    cut = Math.max(cut, more);
-  }
-  if (cut > 0) {
+  const after = size();
+  const actions: FitAction[] = [];
+  const { cut, older } = cutResults(messages, request.messages);
+  if (after < before && (older || cut === 0))
+    actions.push({ kind: 'oversized-request', action: `compacted the request from ${before} to ${after} tokens` });
+  if (cut > 0)
     actions.push({
       kind: 'oversized-results',
       action: `cut ${cut} result(s) of the newest turn to fit ${targetTokens} tokens`,
     });
-  }
-  if (size() <= targetTokens) return actions;
+  if (after <= targetTokens) return actions;
   // What the provider counts beyond the messages we see is said apart: it cannot be compacted.
   const hidden = run.budget.calibration;
   const counted =
     hidden > 0
-      ? `${size()} tokens by the provider's count (${size() - hidden} by our estimate of the messages, tools and schema; the provider counts ${hidden} more)`
-      : `${size()} tokens`;
+      ? `${after} tokens by the provider's count (${after - hidden} by our estimate of the messages, tools and schema; the provider counts ${hidden} more)`
+      : `${after} tokens`;
+  const tried = ctx.overflowRecovery
+    ? 'even after compaction and cutting the newest tool results. The system prompt, the tool definitions or the newest messages alone are too large for the context window; shorten them or use a model with a larger window.'
+    : 'and compaction is off (compaction: false), so nothing was compacted. Turn compaction on (compaction: true), or shorten the conversation.';
   throw new LoushoError(
     'LOUSHO_CONTEXT_OVERFLOW',
-    `The request does not fit: ${counted} against a target of ${targetTokens}, even after compaction and cutting the newest ` +
-      'tool results. The system prompt, the tool definitions or the newest messages alone are too large for the context window; ' +
-      'shorten them or use a model with a larger window.',
-    { details: { requested: size(), limit: targetTokens } },
+    `The request does not fit: ${counted} against a target of ${targetTokens}, ${tried}`,
+    {
+      details: { requested: after, limit: targetTokens },
+    },
   );
 }
 

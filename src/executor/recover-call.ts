@@ -25,6 +25,8 @@ export interface RecoverCallOptions {
   run: RunState;
   hooks: HookRegistry;
   emit: ((event: AgentEvent) => void) | undefined;
+  /** False with `compaction: false`: a request that does not fit is refused, nothing compacted. */
+  overflowRecovery: boolean;
 }
 
 /**

@@ -974,9 +974,12 @@ const SMALL_WINDOW = 16_384;
 const CORPUS_CHARS = 136_000;
 
 describe.each(VENDORS)('oversized newest results on $name', (vendor) => {
-  it.each([true, false])(
-    'compaction %s: a 136,000-char result (over 30,000 tokens) in a 16,384 window is cut (head and tail kept, the call named) before sending',
-    async (compaction) => {
+  it.each([
+    ['compaction: true', true],
+    ['no compaction option', undefined],
+  ] as const)(
+    '%s: a 136,000-char result (over 30,000 tokens) in a 16,384 window is cut (head and tail kept, the call named) before sending',
+    async (_name, compaction) => {
       registerModel({ id: vendor.model, provider: vendor.registry, contextWindow: SMALL_WINDOW });
       const corpus = prose(7, CORPUS_CHARS);
       const { server, exchanges } = await vendorServer(vendor, (_seen, _tokens, answered) =>
@@ -987,7 +990,7 @@ describe.each(VENDORS)('oversized newest results on $name', (vendor) => {
         provider: vendor.make(server.url),
         instructions: 'Read the file, then summarize it in one sentence.',
         tools: [files.tool],
-        compaction,
+        ...(compaction === undefined ? {} : { compaction }),
       });
       const outcome = await streamed(agent, 'Summarize docs/corpus.txt.');
       const result = succeeded(outcome);
@@ -1011,6 +1014,26 @@ describe.each(VENDORS)('oversized newest results on $name', (vendor) => {
       expect(done.map((e) => [e.kind, e.step])).toEqual([['oversized-results', 2]]);
     },
   );
+
+  it('compaction: false: nothing is compacted or cut; the request that does not fit is never sent, and the run ends with LOUSHO_CONTEXT_OVERFLOW', async () => {
+    registerModel({ id: vendor.model, provider: vendor.registry, contextWindow: SMALL_WINDOW });
+    const corpus = prose(7, CORPUS_CHARS);
+    const { server, exchanges } = await vendorServer(vendor, (_seen, _tokens, answered) =>
+      answered === 0 ? readCall(0, 'docs/corpus.txt') : { text: 'The corpus is a word list.' },
+    );
+    const agent = createAgent({
+      provider: vendor.make(server.url),
+      instructions: 'Read the file, then summarize it in one sentence.',
+      tools: [readFileTool(() => corpus).tool],
+      compaction: false,
+    });
+    const outcome = await streamed(agent, 'Summarize docs/corpus.txt.');
+    expect(outcome.error?.code).toBe('LOUSHO_CONTEXT_OVERFLOW');
+    expect(outcome.error?.message).toMatch(/compaction is off \(compaction: false\), so nothing was compacted/);
+    // Only the first step's request went out; the one holding the whole result was refused before sending.
+    expect(exchanges).toHaveLength(1);
+    expect(outcome.events.some((e) => e.type === 'compaction.start' || e.type === 'recovery.done')).toBe(false);
+  });
 });
 
 // ---------------------------------------------------------------------------------------

@@ -457,14 +457,14 @@ const LOCAL_SERVERS: LocalServer[] = [
   },
 ];
 
-async function runAgent(provider: LLMProvider, compaction: boolean | CompactionConfig) {
+async function runAgent(provider: LLMProvider, compaction: boolean | CompactionConfig | undefined) {
   outputs.length = 0;
   const events: AgentEvent[] = [];
   const agent = createAgent({
     provider,
     instructions: 'Read every file, then say done.',
     tools: [readTool as Tool<unknown, unknown>],
-    compaction,
+    ...(compaction === undefined ? {} : { compaction }),
     onEvent: (event) => events.push(event),
   });
   const result = await agent.send('Review the repository.');
@@ -503,16 +503,22 @@ describe.each(LOCAL_SERVERS)('compaction on $name', (local) => {
     expect(paths(server).filter((p) => p.includes('/api/')).length).toBeLessThanOrEqual(2);
   });
 
-  it('without compaction, recovery still never sends a request above the window it read from the server', async () => {
-    const sizes: number[] = [];
-    const server = await serve(routes(local.routes(4_096, sizes)));
-    const outcome = await runAgent(local.provider(server), false).then(
-      () => 'completed',
-      (error: unknown) => (error as { code?: string }).code,
-    );
-    expect(outcome).toBe('completed');
-    expect(Math.max(...sizes)).toBeLessThanOrEqual(4_096);
-  });
+  it.each([
+    ['without the compaction option, the overflow recovery keeps the run', undefined, 'completed'],
+    ['with compaction: false, nothing is compacted and the run ends', false, 'LOUSHO_CONTEXT_OVERFLOW'],
+  ] as const)(
+    '%s; neither ever sends a request above the window it read from the server',
+    async (_name, compaction, ending) => {
+      const sizes: number[] = [];
+      const server = await serve(routes(local.routes(4_096, sizes)));
+      const outcome = await runAgent(local.provider(server), compaction).then(
+        () => 'completed',
+        (error: unknown) => (error as { code?: string }).code,
+      );
+      expect(outcome).toBe(ending);
+      expect(Math.max(...sizes)).toBeLessThanOrEqual(4_096);
+    },
+  );
 
   it("registerModel({ contextWindow: 6000 }) wins over the server's value", async () => {
     const warn = warnings();

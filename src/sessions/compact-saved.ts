@@ -1,6 +1,6 @@
 import { compactOnce } from '../compaction/compact-messages.js';
 import { compactionDoneEvent, compactionStartEvent } from '../compaction/compaction-report.js';
-import { PRUNE_STRATEGY_NAME } from '../compaction/prune-tool-results.js';
+import { withChanges } from '../compaction/resolve-compaction.js';
 import type { AgentEvent } from '../contracts/agent-event.js';
 import type { SessionLog } from './session-log.js';
 import type { SessionCompactOptions, SessionCompactResult, SessionRunner } from './session-types.js';
@@ -16,18 +16,15 @@ export async function compactSaved(
   step: number,
   emit: (event: AgentEvent) => void,
 ): Promise<SessionCompactResult> {
-  const settings = { ...runner.compaction, ...options };
+  const resolved = withChanges(runner.compaction, options, 'session.compact()');
   const before = log.state.messages;
   if (before.length === 0) {
-    const strategy = settings.strategy?.name ?? PRUNE_STRATEGY_NAME;
+    const strategy = resolved.strategy.name;
     return { messagesBefore: 0, messagesAfter: 0, tokensBefore: 0, tokensAfter: 0, strategy };
   }
   const manual = { trigger: 'manual' as const };
-  const { outcome } = await compactOnce(
-    before.slice(),
-    { ...settings, model: runner.provider() },
-    'session.compact()',
-    (start) => emit(compactionStartEvent(manual, start)),
+  const { outcome } = await compactOnce(before.slice(), resolved, { model: runner.provider() }, (start) =>
+    emit(compactionStartEvent(manual, start)),
   );
   if (outcome.changed) await log.append([{ type: 'rewrite', messages: [...outcome.messages] }], { step });
   emit(compactionDoneEvent(manual, outcome));

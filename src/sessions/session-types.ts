@@ -1,3 +1,4 @@
+import type { ResolvedCompaction } from '../compaction/resolve-compaction.js';
 import type { CompactionStrategy } from '../compaction/types.js';
 import type { AgentEvent, AgentEventListener } from '../contracts/agent-event.js';
 import type { AgentResult } from '../contracts/agent-result.js';
@@ -74,7 +75,7 @@ export interface SessionRunner {
   /** The agent's model, for estimates and the window (a local server's loaded window included). */
   provider(): LLMProvider;
   /** The compaction settings of the session (its own, else the agent's); undefined when compaction is off. */
-  compaction: (SessionCompactOptions & { strategy: CompactionStrategy }) | undefined;
+  compaction: ResolvedCompaction | undefined;
   /** The agent's system prompt, which the session's first turn saves. */
   instructions?: string | undefined;
   /** The agent's tool of this name. */

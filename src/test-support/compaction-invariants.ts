@@ -8,8 +8,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { compactMessages } from '../compaction/compact-messages.js';
 import { compactorStrategy } from '../compaction/compactor-strategy.js';
-import { effectiveProtectedTokens } from '../compaction/protected-tail.js';
 import { pruneToolResults, pruneToolResultsStrategy } from '../compaction/prune-tool-results.js';
+import { effectiveProtectedTokens } from '../compaction/sizes.js';
 import { summarizeStrategy, summaryMessage } from '../compaction/summarize.js';
 import { applySummary, planSummary } from '../compaction/summary-plan.js';
 import { twoPhaseStrategy } from '../compaction/two-phase.js';

@@ -1,4 +1,22 @@
+/**
+ * The sizes of a compaction, as pure arithmetic: the threshold a request is compacted above,
+ * and the protected tail whose messages never change.
+ */
 import type { Message } from '../messages/types.js';
+
+/** The default share of the context window above which the hook compacts. */
+export const DEFAULT_THRESHOLD_PERCENT = 0.9;
+/** The window assumed for a model nobody registered. */
+export const FALLBACK_CONTEXT_WINDOW = 128_000;
+
+/**
+ * The threshold in tokens: `thresholdPercent` of the window, lowered to
+ * `contextWindow - reserveOutputTokens` when that is smaller (never raised).
+ */
+export function thresholdTokens(contextWindow: number, thresholdPercent: number, reserveOutputTokens = 0): number {
+  const byShare = Math.floor(contextWindow * thresholdPercent);
+  return Math.max(1, Math.min(byShare, contextWindow - reserveOutputTokens));
+}
 
 /**
  * Index where the protected tail starts: the newest messages whose tokens add up to at

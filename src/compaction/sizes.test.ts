@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_THRESHOLD_PERCENT, FALLBACK_CONTEXT_WINDOW, thresholdTokens } from './options.js';
-import { DEFAULT_PROTECTED_TOKENS, effectiveProtectedTokens } from './protected-tail.js';
-import { calibrationAfterCall, rejectSummary, summariesPaused } from './trigger.js';
+import { calibrationAfterCall } from './request-budget.js';
+import {
+  DEFAULT_PROTECTED_TOKENS,
+  DEFAULT_THRESHOLD_PERCENT,
+  effectiveProtectedTokens,
+  FALLBACK_CONTEXT_WINDOW,
+  thresholdTokens,
+} from './sizes.js';
+import { pauseUntil, rejectSummary } from './summary-guard.js';
 
 describe('calibrationAfterCall', () => {
   it('is what the provider counted beyond the raw estimate', () => {
@@ -32,11 +38,9 @@ describe('rejectSummary', () => {
   });
 });
 
-describe('summariesPaused', () => {
-  it('pauses until the transcript has the given number of messages', () => {
-    expect(summariesPaused(20, 19)).toBe(true);
-    expect(summariesPaused(20, 20)).toBe(false);
-    expect(summariesPaused(undefined, 5)).toBe(false);
+describe('pauseUntil', () => {
+  it('pauses summaries until the transcript has twice as many messages as at the rejection', () => {
+    expect(pauseUntil(20)).toBe(40);
   });
 });
 

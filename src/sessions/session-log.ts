@@ -1,13 +1,14 @@
 import { TranscriptCounter } from '../compaction/transcript-counter.js';
 import { configError, LoushoError } from '../errors/lousho-error.js';
 import { tokenProfile } from '../models/estimate-tokens.js';
+import { forgetLog, knownLog, rememberLog } from './known-logs.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { applyAfter, replay, UnreadableEntry } from './log-replay.js';
 import { decodeEntry, encodeEntry, type SessionCheckpoint, type SessionRecord } from './records.js';
 import { HistoryNeeded, LogInconsistent, SessionState } from './session-state.js';
-import { snapshotRecord } from './state-snapshot.js';
+import { restoreSnapshot, snapshotRecord } from './state-snapshot.js';
 import type { SessionLogTail, SessionStore } from './store.js';
-import { storeInvalid } from './store-errors.js';
+import { lateSave, storeInvalid } from './store-errors.js';
 
 /**
  * Characters of entries after the newest snapshot below which a tail is never saved as a
@@ -85,7 +86,8 @@ export class SessionLog {
    */
   async read(options: { whole?: boolean } = {}): Promise<void> {
     const whole = options.whole === true;
-    if (!whole && (await this.#readAfter())) return;
+    if (!whole && this.#last === undefined) this.#fromKnown();
+    if (!whole && (await this.#readAfter())) return this.#remember();
     const log = await this.#readStore(whole);
     const same = log.version === this.#version && log.entries.at(-1) === this.#last;
     if (this.#failure === undefined && same && (!whole || !this.state.partial)) return;
@@ -107,6 +109,33 @@ export class SessionLog {
     this.#snapshotChars = log.fromSnapshot ? (chars[0] ?? 0) : 0;
     this.#sinceChars = chars.reduce((a, b) => a + b, 0) - this.#snapshotChars;
     this.#failure = undefined;
+    this.#remember();
+  }
+
+  /** Starts from what this process last knew of the log (see known-logs.ts), to read only what came after. */
+  #fromKnown(): void {
+    const seen = knownLog(this.store, this.id);
+    if (seen === undefined || typeof this.store.readAfter !== 'function') return;
+    const state = new SessionState();
+    restoreSnapshot(state, seen.record);
+    this.state = state;
+    [this.#version, this.#last] = [seen.version, seen.last];
+    [this.#snapshotChars, this.#sinceChars] = [seen.snapshotChars, seen.sinceChars];
+  }
+
+  /** Tells this process what this writer knows now (the state and the version agree: nothing is being saved). */
+  #remember(): void {
+    if (this.#failure !== undefined || this.#last === undefined) {
+      forgetLog(this.store, this.id);
+      return;
+    }
+    rememberLog(this.store, this.id, {
+      record: snapshotRecord(this.state),
+      version: this.#version,
+      last: this.#last,
+      snapshotChars: this.#snapshotChars,
+      sinceChars: this.#sinceChars,
+    });
   }
 
   /**
@@ -167,6 +196,7 @@ export class SessionLog {
   async release(): Promise<void> {
     this.#released = true;
     await this.#queue.catch(() => {});
+    this.#remember();
     await this.#lease.release();
   }
 
@@ -182,7 +212,7 @@ export class SessionLog {
    */
   append(records: SessionRecord[], checkpoint?: { step: number }): Promise<void> {
     if (records.length === 0 && checkpoint === undefined) return this.#queue;
-    if (this.#released) return Promise.reject(this.#lateSave());
+    if (this.#released) return Promise.reject(lateSave(this.store, this.id));
     const run = async () => {
       if (this.#failure !== undefined) throw this.#failure;
       await this.#lease.check();
@@ -246,16 +276,6 @@ export class SessionLog {
     }
   }
 
-  /** The error of a save made after its operation ended (an aborted run whose tools went on): nothing is written. */
-  #lateSave(): LoushoError {
-    return new LoushoError(
-      'LOUSHO_SESSION_CONFLICT',
-      `Session '${this.id}' in ${this.store.description}: a save came after its operation had ended and let go of ` +
-        'the session (a run that was aborted while its tools went on); it was not written.',
-      { details: { id: this.id, store: this.store.description } },
-    );
-  }
-
   /** A new checkpoint's record; its token count is left to checkpoints(), so a save never waits for the tokenizer. */
   #checkpointOf(step: number) {
     const state = this.state;
@@ -270,6 +290,7 @@ export class SessionLog {
 
   /** Forgets everything (after the store deleted the session). */
   reset(): void {
+    forgetLog(this.store, this.id);
     this.state = new SessionState();
     this.#version = 0;
     this.#last = undefined;

@@ -26,6 +26,16 @@ export function leaseLost(store: Named, id: string, holder: string): LoushoError
   );
 }
 
+/** The error of a save made after its operation ended (an aborted run whose tools went on): nothing is written. */
+export function lateSave(store: Named, id: string): LoushoError {
+  return new LoushoError(
+    'LOUSHO_SESSION_CONFLICT',
+    `Session '${id}' in ${store.description}: a save came after its operation had ended and let go of the session ` +
+      '(a run that was aborted while its tools went on); it was not written.',
+    { details: { id, store: store.description } },
+  );
+}
+
 /** The error for saved content that is not what this library wrote; it is left as it is. */
 export function storeInvalid(store: Named, id: string, what: string, cause?: unknown): LoushoError {
   const why = cause === undefined ? '' : ` (${(cause as Error).message ?? String(cause)})`;

@@ -116,9 +116,8 @@ export class SessionLog {
   #fromKnown(): void {
     const seen = knownLog(this.store, this.id);
     if (seen === undefined || typeof this.store.readAfter !== 'function') return;
-    const state = new SessionState();
-    restoreSnapshot(state, seen.record);
-    this.state = state;
+    this.state = new SessionState();
+    restoreSnapshot(this.state, seen.record);
     [this.#version, this.#last] = [seen.version, seen.last];
     [this.#snapshotChars, this.#sinceChars] = [seen.snapshotChars, seen.sinceChars];
   }

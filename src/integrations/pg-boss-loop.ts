@@ -14,7 +14,7 @@ export interface FetchLoopOptions<T> {
   concurrency: number;
   /** The wait after a fetch that found no job, in ms (a job ending or one sent here ends it early). */
   pollingMs: number;
-  /** How long a job may go unrenewed before pg-boss's maintenance expires it, in s: renewed every third of it. */
+  /** How long a job may go unrenewed before pg-boss's maintenance expires it, in s, when the job does not say (its own expiry, set where its queue was made, is renewed every third of it). */
   expireInSeconds: number;
   /** Runs one job; what it resolves to is the job's output, what it throws fails the job (pg-boss retries it). */
   run(job: FetchedJob<T>): Promise<Record<string, unknown>>;
@@ -57,9 +57,10 @@ export function fetchLoop<T extends object>(options: FetchLoopOptions<T>): Fetch
     WHERE name = $1 AND id = $2 AND state = 'active'`;
   const start = (job: FetchedJob<T>) => {
     running.add(job.id);
+    const expiry = Number(job.expireInSeconds) > 0 ? Number(job.expireInSeconds) : options.expireInSeconds;
     const keepAlive = setInterval(
-      () => void boss.getDb().executeSql(renew, [name, job.id, options.expireInSeconds]).catch(options.onError),
-      Math.max(200, (options.expireInSeconds * 1000) / 3),
+      () => void boss.getDb().executeSql(renew, [name, job.id, expiry]).catch(options.onError),
+      Math.max(200, (expiry * 1000) / 3),
     );
     keepAlive.unref?.();
     const done: Promise<void> = options

@@ -177,7 +177,10 @@ async function parentQueue(
     queueName: config.queueName,
     connection: config.pgUrl as string,
     schema: config.schema as string,
-    expireInSeconds: 2,
+    // The queue is made by whichever process comes first: with the workers' expiry.
+    ...(config.jobTimeoutMs === undefined
+      ? {}
+      : { expireInSeconds: Math.max(1, Math.round(config.jobTimeoutMs / 1000)) }),
     maxConnections: 3,
   });
 }
@@ -297,7 +300,7 @@ async function tally(store: SessionStore, ids: string[], ledger: string, steps: 
     doubledToolRuns,
     approvalsAppliedTwice,
     toolRuns,
-    bytesPerStep: Math.round(bytes / (ids.length * steps)),
+    bytesPerStep: Math.round(bytes / (ids.length * Math.max(1, steps))),
   };
 }
 

@@ -2,7 +2,7 @@
  * A worker process for the queue tests and the workers bench: serves sessions from a BullMQ or
  * pg-boss queue (argv[2], JSON: QueueWorkerConfig). Its agent's turn on "work <session>" first
  * calls `deploy` (needs approval), then `steps` - 1 steps of `lookup` (idempotent) + `write`
- * (not), then answers "done <session>". Every tool run writes "START <callId>" / "DONE <callId>"
+ * (not), then answers "done <session>" (with `steps` 0, it answers at once). Every tool run writes "START <callId>" / "DONE <callId>"
  * to the ledger before and after it works. It prints "saved <session>" after every save, "waiting <session>
  * <callId>" when a session rests for approval, and "idle <session> <action>" when a turn ended.
  */
@@ -46,6 +46,7 @@ export function queueTurnScript(steps: number) {
     const sid = asked.replace(/^work /, '');
     const since = messages.length - 1 - messages.map((m) => m.role).lastIndexOf('user');
     const step = messages.slice(messages.length - since).filter((m) => m.role === 'assistant').length;
+    if (steps === 0) return `done ${sid}`; // a trivial turn: one reply, no tool
     if (step === 0) return { toolCalls: [{ id: `${sid}.deploy`, name: 'deploy', arguments: { n: 0 } }] };
     if (step >= steps) return `done ${sid}`;
     const call = (name: string) => ({ id: `${sid}.s${step}.${name}`, name, arguments: { n: step } });

@@ -17,9 +17,22 @@ export interface KnownLog {
 /** At most this many characters of state are kept for the sessions this process knows (about 64 MB of text). */
 const MAX_KNOWN_CHARS = 64 * 1024 * 1024;
 
-const known = new WeakMap<SessionStore, Map<string, KnownLog>>();
+/** Every log this process knows, oldest first, by store and id (see keyOf); one map, so one bound over every store. */
+const known = new Map<string, KnownLog>();
+const storeNumbers = new WeakMap<SessionStore, number>();
+let stores = 0;
 let knownChars = 0;
 const sizeOf = (log: KnownLog) => log.snapshotChars + log.sinceChars;
+
+/** The key of a session of a store: a number per store object (a store no one holds any more is never asked again) and the id. */
+function keyOf(store: SessionStore, id: string): string {
+  let number = storeNumbers.get(store);
+  if (number === undefined) {
+    number = ++stores;
+    storeNumbers.set(store, number);
+  }
+  return `${number}:${id}`;
+}
 
 /**
  * Remembers what this process knows of a session's log, so a session object opened on it later here
@@ -28,29 +41,27 @@ const sizeOf = (log: KnownLog) => log.snapshotChars + log.sinceChars;
  * approval, or a load() of a long session, costs what changed. The least recently known go first.
  */
 export function rememberLog(store: SessionStore, id: string, log: KnownLog): void {
-  const logs = known.get(store) ?? new Map<string, KnownLog>();
-  known.set(store, logs);
   forgetLog(store, id);
   if (sizeOf(log) > MAX_KNOWN_CHARS / 4) return;
-  logs.set(id, log);
+  known.set(keyOf(store, id), log);
   knownChars += sizeOf(log);
-  for (const [oldest, entry] of logs) {
+  for (const [oldest, entry] of known) {
     if (knownChars <= MAX_KNOWN_CHARS) break;
-    logs.delete(oldest);
+    known.delete(oldest);
     knownChars -= sizeOf(entry);
   }
 }
 
 /** What this process knows of the session's log, if anything. */
 export function knownLog(store: SessionStore, id: string): KnownLog | undefined {
-  return known.get(store)?.get(id);
+  return known.get(keyOf(store, id));
 }
 
 /** Forgets the session's log (it was deleted, or a read of it failed). */
 export function forgetLog(store: SessionStore, id: string): void {
-  const logs = known.get(store);
-  const entry = logs?.get(id);
+  const key = keyOf(store, id);
+  const entry = known.get(key);
   if (entry === undefined) return;
-  logs?.delete(id);
+  known.delete(key);
   knownChars -= sizeOf(entry);
 }

@@ -41,10 +41,11 @@ async function trial(
   const specText = JSON.stringify(spec);
   const read = async () => (await store.read(id)).entries;
   const a = await Child.start('pause-worker.ts', ['first', specText, id, ledger, LEASE_MS, pauseAt]);
+  let b: Child | undefined;
   try {
     await a.line((l) => l === (pauseAt === 'tool' ? 'holding h1' : 'appending'));
     a.process.kill('SIGSTOP');
-    const b = await Child.start('pause-worker.ts', ['next', specText, id, ledger, LEASE_MS, owner]);
+    b = await Child.start('pause-worker.ts', ['next', specText, id, ledger, LEASE_MS, owner]);
     await whileStopped(a, b, read);
     await b.finished();
     expect(await outcomeOf(b)).toBe('done');
@@ -58,6 +59,7 @@ async function trial(
   } finally {
     a.process.kill('SIGCONT');
     await a.kill();
+    await b?.kill(); // a case that failed may leave it waiting for a line
     await close();
   }
 }

@@ -50,7 +50,7 @@ export function pruneWalk(
   const strategy = pruneToolResultsStrategy();
   return lengths.map((length) => {
     const messages = prunedTranscript(Math.floor(length / 2));
-    const budget = createRequestBudget({ model: MODEL, contextWindow: 10_000_000 });
+    const budget = createRequestBudget({ model: MODEL });
     const request = { model: MODEL, messages };
     const input: CompactionInput = {
       messages,

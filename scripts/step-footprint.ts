@@ -28,7 +28,6 @@ function compactingStep(): () => Promise<boolean> {
     provider: mockModel(['ok']),
     abortSignal: undefined,
     emit: () => {},
-    contextWindow: 16_000,
   });
   run.step = 1;
   const hook = createCompactionHook({ contextWindow: 16_000 });

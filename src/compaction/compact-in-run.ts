@@ -2,7 +2,6 @@ import type { AgentEvent } from '../contracts/agent-event.js';
 import type { RunContext } from '../contracts/agent-hook.js';
 import type { ModelRequest } from '../contracts/model-request.js';
 import { abortedError } from '../errors/lousho-error.js';
-import { noteEdit } from '../messages/edits.js';
 import type { Message } from '../messages/types.js';
 import { type CompactionInfo, compactionDoneEvent, compactionInfo, compactionStartEvent } from './compaction-report.js';
 import { type CompactionOutcome, runCompaction } from './run-compaction.js';
@@ -90,7 +89,17 @@ export async function compactInRun(c: RunCompaction): Promise<CompactionOutcome>
     run.abortSignal?.removeEventListener('abort', onAbort);
   }
   if (aborted !== undefined) return aborted;
-  if (outcome.changed) replaceFrom(request.messages, outcome.messages, outcome.from ?? 0);
+  if (outcome.changed) {
+    // Through the run's transcript when these are its messages: its token count, and a
+    // framework's conversation, recount and rewrite only from where it changed.
+    const from = outcome.from ?? 0;
+    const next = outcome.messages.slice(from);
+    if (run.transcript?.messages === request.messages) run.transcript.replaceFrom(from, next);
+    else {
+      request.messages.length = from;
+      for (const message of next) request.messages.push(message);
+    }
+  }
   if (c.quiet && !outcome.changed && outcome.error === undefined) return outcome;
   if (c.quiet) emit?.(start);
   emit?.(compactionDoneEvent(where, outcome));
@@ -102,15 +111,4 @@ export async function compactInRun(c: RunCompaction): Promise<CompactionOutcome>
     }
   }
   return outcome;
-}
-
-/**
- * Makes `messages` hold `next`, in place, from `from` on (the runner found the messages
- * before it the same), noted as an edit there, so that the run's token count and a
- * framework's conversation recount and rewrite only from there.
- */
-function replaceFrom(messages: Message[], next: readonly Message[], from: number): void {
-  messages.length = from;
-  for (let i = from; i < next.length; i++) messages.push(next[i] as Message);
-  noteEdit(messages, from);
 }

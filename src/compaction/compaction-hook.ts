@@ -1,6 +1,5 @@
 import type { AgentHook, PreGenerateContext, RecoverContext } from '../contracts/agent-hook.js';
 import { LoushoError } from '../errors/lousho-error.js';
-import { notesItsEdits } from '../messages/edits.js';
 import { compactInRun, type RunCompaction } from './compact-in-run.js';
 import type { CompactionHookOptions } from './compaction-options.js';
 import { fitTo, OVERFLOW_RECOVERY_NAME } from './overflow-recovery.js';
@@ -114,6 +113,6 @@ export function createCompactionHook(options: CompactionHookOptions | ResolvedCo
     return outcome.changed;
   }
 
-  // It notes where it rewrites the transcript (messages/edits.ts), so the executor need not note it after it.
-  return notesItsEdits({ name: 'compaction', preGenerate, recover });
+  // It rewrites the transcript through run.transcript, so the run recounts only what it changed.
+  return { name: 'compaction', preGenerate, recover, usesTranscript: true };
 }

@@ -1,5 +1,6 @@
 import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { RequestBudget, SizedRequest, WindowQuery, WindowSource } from '../contracts/request-budget.js';
+import type { Transcript } from '../messages/transcript.js';
 import type { Message } from '../messages/types.js';
 import { messagesTokens, messageTokens, requestFixedTokens, tokenProfile } from '../models/estimate-tokens.js';
 import { getModelInfo, isRegisteredModel } from '../models/registry.js';
@@ -48,27 +49,29 @@ export interface RequestBudgetOptions {
   model: string;
   /** Asks the serving side for the model's window (a local server); asked once, again while it cannot tell. */
   provider?: Pick<LLMProvider, 'contextWindow'> | undefined;
-  /** The window the run was configured with (e.g. compaction.contextWindow), if any. */
-  contextWindow?: number | undefined;
+  /** The run's transcript: a request whose messages are its messages is counted by what changed since the last count. */
+  transcript?: Transcript | undefined;
 }
 
 /**
  * The {@link RequestBudget} of one run (or of one compaction by hand). The messages are
- * counted by a TranscriptCounter, so measuring a transcript that grew by one message costs
- * that message plus a reference comparison per older message; tool definitions and the
+ * counted by a TranscriptCounter: the run's transcript by what changed since the last count
+ * (measuring it after one message was appended costs that message), any other list by a
+ * comparison per message; tool definitions and the
  * output schema are cached per object. The window is looked up once and kept.
  */
 export function createRequestBudget(options: RequestBudgetOptions): RequestBudget {
   const counter = new TranscriptCounter();
   let calibration = 0;
   let learned: number | undefined;
-  let configured = options.contextWindow;
+  let configured: number | undefined;
   let served: Promise<number | undefined> | undefined;
   let known: { contextWindow: number; source: WindowSource } | undefined;
 
   const raw = (request: SizedRequest) => {
     const profile = tokenProfile(request.model);
-    return requestFixedTokens(request, profile) + counter.count(request.messages, profile);
+    const counted = request.messages === options.transcript?.messages ? options.transcript : request.messages;
+    return requestFixedTokens(request, profile) + counter.count(counted, profile);
   };
   const providerWindow = (): Promise<number | undefined> => {
     const ask = options.provider?.contextWindow;

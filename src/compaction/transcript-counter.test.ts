@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { noteEdit } from '../messages/edits.js';
+import { Transcript } from '../messages/transcript.js';
 import type { Message } from '../messages/types.js';
 import { messagesTokens, tokenProfile } from '../models/estimate-tokens.js';
 import { readingTranscript } from '../test-support/transcripts.js';
@@ -29,88 +29,74 @@ function watched(messages: Message[]): { messages: Message[]; reads: { n: number
 }
 
 describe('TranscriptCounter', () => {
-  it('reads only the new messages and a bounded few old ones when the transcript grew, at 2,000 messages', () => {
+  it('reads only the new messages of a Transcript that grew, at 2,000 messages: no old content, no old reference', () => {
     const { messages, reads } = watched(readingTranscript(1_000, 200));
-    const counter = new TranscriptCounter();
-    const first = counter.count(messages, profile);
-    expect(first).toBe(messagesTokens(messages, profile));
-    const more = readingTranscript(1_001, 200).slice(-2);
-    messages.push(...more);
-    reads.n = 0;
-    const total = counter.count(messages, profile);
-    const read = reads.n;
-    expect(total).toBe(messagesTokens(messages, profile));
-    // The two new messages are counted; of the 2,001 old ones only the newest 16 and 16 sampled are looked at.
-    expect(read).toBeLessThanOrEqual(2 * 2 + 32);
-  });
-
-  it('looks at a bounded few of the old references when the transcript grew, at 2,000 messages', () => {
-    const messages = readingTranscript(1_000, 200);
-    let reads = 0;
+    let indexReads = 0;
     const tracked = new Proxy(messages, {
       get(target, key, receiver) {
-        if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+        if (typeof key === 'string' && /^\d+$/.test(key)) indexReads++;
         return Reflect.get(target, key, receiver);
       },
     });
+    const transcript = new Transcript(tracked);
     const counter = new TranscriptCounter();
-    counter.count(tracked, profile);
-    const read: number[] = [];
+    expect(counter.count(transcript, profile)).toBe(messagesTokens(messages, profile));
     for (let step = 1_001; step < 1_011; step++) {
-      messages.push(...readingTranscript(step, 200).slice(-2));
-      reads = 0;
-      expect(counter.count(tracked, profile)).toBe(messagesTokens(messages, profile));
-      read.push(reads);
+      transcript.append(...readingTranscript(step, 200).slice(-2));
+      reads.n = 0;
+      indexReads = 0;
+      const total = counter.count(transcript, profile);
+      const [indexed, contents] = [indexReads, reads.n];
+      expect(total).toBe(messagesTokens(messages, profile));
+      // The two new messages: each looked up once, its content read to count it and to keep it.
+      expect(indexed).toBe(2);
+      expect(contents).toBeLessThanOrEqual(2 * 2);
     }
-    // The 2 new messages, the newest one seen, the newest 16 and 16 sampled: not the 2,000 old ones.
-    expect(Math.max(...read)).toBeLessThanOrEqual(2 + 1 + 16 + 16 + 2);
   });
 
-  it('recounts at once a message inserted or removed anywhere, a recent one replaced or edited in place, and an edit noted', () => {
+  it('recounts exactly what a change through the Transcript reached, at the next count', () => {
+    const transcript = new Transcript(readingTranscript(200, 300));
+    const counter = new TranscriptCounter();
+    const exact = () => messagesTokens(transcript.messages, profile);
+    counter.count(transcript, profile);
+    transcript.replace(5, { role: 'user', content: 'an old message replaced' });
+    expect(counter.count(transcript, profile)).toBe(exact());
+    transcript.replaceFrom(9, transcript.messages.slice(11));
+    expect(counter.count(transcript, profile)).toBe(exact());
+    transcript.replaceFrom(transcript.messages.length - 4, [{ role: 'user', content: 'the end rewritten' }]);
+    transcript.append({ role: 'user', content: 'then one more' });
+    expect(counter.count(transcript, profile)).toBe(exact());
+  });
+
+  it('after changed(), as after a hook of yours, finds an old message replaced or whose content was assigned, anywhere', () => {
+    const transcript = new Transcript(readingTranscript(500, 300));
+    const counter = new TranscriptCounter();
+    const exact = () => messagesTokens(transcript.messages, profile);
+    counter.count(transcript, profile);
+    transcript.messages[123] = { role: 'user', content: 'replaced long ago, by other code' };
+    (transcript.messages[7] as { content: string }).content = 'edited in place';
+    transcript.changed();
+    expect(counter.count(transcript, profile)).toBe(exact());
+    // Without changed() such an edit is not seen: the transcript is the record of what changed.
+    (transcript.messages[300] as { content: string }).content = 'edited where no one says so';
+    expect(counter.count(transcript, profile)).not.toBe(exact());
+  });
+
+  it('compares any other array message by message: an insertion, a removal, a replacement or an edit anywhere is counted at once', () => {
     const messages = readingTranscript(200, 300);
     const counter = new TranscriptCounter();
+    const exact = () => messagesTokens(messages, profile);
     counter.count(messages, profile);
     messages.splice(9, 2);
-    expect(counter.count(messages, profile)).toBe(messagesTokens(messages, profile));
+    expect(counter.count(messages, profile)).toBe(exact());
     messages.splice(20, 0, { role: 'user', content: 'inserted' });
-    expect(counter.count(messages, profile)).toBe(messagesTokens(messages, profile));
-    messages[messages.length - 5] = { role: 'user', content: 'a recent one replaced' };
-    expect(counter.count(messages, profile)).toBe(messagesTokens(messages, profile));
-    (messages[messages.length - 3] as { content: string }).content = 'edited in place';
-    expect(counter.count(messages, profile)).toBe(messagesTokens(messages, profile));
-    // An old message replaced, as a compaction does: the edit is noted, so it is recounted at once.
-    messages[5] = { ...(messages[5] as Message), content: 'replaced' } as Message;
-    noteEdit(messages, 5);
-    expect(counter.count(messages, profile)).toBe(messagesTokens(messages, profile));
-    // Another array with the same messages but one: compared reference by reference.
+    expect(counter.count(messages, profile)).toBe(exact());
+    messages[5] = { role: 'user', content: 'an old one replaced' };
+    expect(counter.count(messages, profile)).toBe(exact());
+    (messages[100] as { content: string }).content = 'edited in place';
+    expect(counter.count(messages, profile)).toBe(exact());
     const copy = messages.slice();
     copy[7] = { role: 'user', content: 'in a copy' };
     expect(counter.count(copy, profile)).toBe(messagesTokens(copy, profile));
-  });
-
-  it('recounts an old message that other code replaced without a note within 64 counts', () => {
-    const messages = readingTranscript(500, 300);
-    const counter = new TranscriptCounter();
-    counter.count(messages, profile);
-    messages[123] = { role: 'user', content: 'replaced long ago, without a note' };
-    let counts = 1;
-    while (counter.count(messages, profile) !== messagesTokens(messages, profile)) counts++;
-    expect(counts).toBeLessThanOrEqual(64);
-  });
-
-  it('recounts an old message edited in place within a bounded number of steps', () => {
-    const messages = readingTranscript(500, 300);
-    const counter = new TranscriptCounter();
-    counter.count(messages, profile);
-    const exact = () => messagesTokens(messages, profile);
-    (messages[123] as { content: string }).content = 'edited in place, long ago';
-    // A count again with nothing new looks at the newest messages only: the sample moves on when the transcript grows.
-    expect(counter.count(messages, profile)).not.toBe(exact());
-    let steps = 0;
-    while (steps < 200 && counter.count(messages, profile) !== exact()) {
-      messages.push({ role: 'user', content: `step ${steps++}` });
-    }
-    // 1,000 messages, of which 984 are older than the newest 16, sampled 16 at a time: every one within 62 steps.
-    expect(steps).toBeLessThanOrEqual(Math.ceil(1_000 / 16));
   });
 });

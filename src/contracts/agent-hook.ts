@@ -1,3 +1,4 @@
+import type { Transcript } from '../messages/transcript.js';
 import type { Message } from '../messages/types.js';
 import type { AgentEvent } from './agent-event.js';
 import type { LLMProvider } from './llm-provider.js';
@@ -15,6 +16,12 @@ export interface RunContext {
   readonly step: number;
   /** The run's transcript: the same array as `request.messages`. */
   readonly messages: Message[];
+  /**
+   * The run's transcript as an object that says what changed (`messages` is its array): a
+   * hook that changes the messages only through it (replaceFrom(), replace(), append()) and
+   * sets `usesTranscript` has the run recount exactly what it changed.
+   */
+  readonly transcript?: Transcript;
   /** Totals so far, the summarizer's calls included. */
   readonly usage: RunUsage;
   /** The provider the run calls (its `provider` and `modelId` name the model). */
@@ -88,4 +95,11 @@ export interface AgentHook {
    * and resolve to true when something changed.
    */
   recover?(ctx: RecoverContext): boolean | Promise<boolean>;
+  /**
+   * True when the hook changes the transcript only through `ctx.run.transcript` (the
+   * compaction hook does). After any other hook the run compares every message once, since
+   * the hook may have replaced any of them: a message you replace, or whose `content` you
+   * assign, is counted at the next estimate.
+   */
+  readonly usesTranscript?: boolean;
 }

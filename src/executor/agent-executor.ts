@@ -4,7 +4,6 @@ import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { ModelRequest, ReasoningOptions } from '../contracts/model-request.js';
 import type { ToolDefinition } from '../contracts/tool-definition.js';
 import { abortedError, configError, LoushoError, toError } from '../errors/lousho-error.js';
-import { afterHook } from '../messages/edits.js';
 import type { AssistantMessage, Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
 import { abortable } from '../providers/abortable.js';
@@ -13,7 +12,7 @@ import { traceRunEvents } from '../telemetry/compaction-spans.js';
 import { endRunSpan, startRunSpan } from '../telemetry/tracing.js';
 import { deliver, processListeners } from './agent-events.js';
 import type { RunCheckpoint, ToolApproval } from './approvals.js';
-import { HookRegistry } from './hook-registry.js';
+import { afterHook, HookRegistry } from './hook-registry.js';
 import { type AgentLimits, checkLimits, reachedLimit } from './limits.js';
 import { callWithRecovery } from './recover-call.js';
 import { pausedResult, resultOf, withPartial } from './run-outcome.js';
@@ -215,7 +214,7 @@ export async function executeRun(
         await settle(
           runHook(hook.name, () => pre.call(hook, { request, run: state, ...(emit === undefined ? {} : { emit }) })),
         );
-        afterHook(hook, state.messages);
+        afterHook(hook, state.transcript);
       }
       if (isAborted(params.abortSignal)) throw abortedError('The run was aborted through its AbortSignal.');
       checkBudget(state, limits); // a summarizer's call counts too
@@ -237,7 +236,7 @@ export async function executeRun(
               post.call(hook, { request, response, run: state, ...(emit === undefined ? {} : { emit }) }),
             ),
           );
-          afterHook(hook, state.messages);
+          afterHook(hook, state.transcript);
         }
       }
       const assistant: AssistantMessage = { role: 'assistant', content: response.parts ?? response.text };

@@ -5,10 +5,10 @@ import type { AgentEvent } from '../contracts/agent-event.js';
 import type { ModelRequest } from '../contracts/model-request.js';
 import { mediaMarker } from '../core/recovery.js';
 import { LoushoError } from '../errors/lousho-error.js';
-import { afterHook, noteEdit } from '../messages/edits.js';
+import type { Transcript } from '../messages/transcript.js';
 import { latestAssistantIndex } from '../messages/turns.js';
 import type { ContentPart, ImagePart, Message } from '../messages/types.js';
-import type { HookRegistry } from './hook-registry.js';
+import { afterHook, type HookRegistry } from './hook-registry.js';
 import type { RunState } from './run-state.js';
 
 export interface FitContext {
@@ -82,7 +82,7 @@ export async function fitRequest(
     const recovering = hooks.list().filter((hook) => hook.recover !== undefined);
     for (const hook of recovering) {
       await hook.recover?.({ request, run, reason, targetTokens, ...(emit === undefined ? {} : { emit }) });
-      afterHook(hook, request.messages);
+      afterHook(hook, run.transcript);
       if (size() <= targetTokens) break;
     }
     if (recovering.length === 0) await recoverWithoutHook(ctx, targetTokens);
@@ -137,15 +137,15 @@ function withoutImages(message: Message, describe: (part: ImagePart, k: number) 
  * those of the message the error names, else the largest image in the transcript.
  * Resolves to a description of what was replaced, or undefined when there was no image.
  */
-export function replaceRejectedMedia(messages: Message[], error: unknown): string | undefined {
+export function replaceRejectedMedia(transcript: Transcript, error: unknown): string | undefined {
+  const messages = transcript.messages;
   const named = LoushoError.isInstance(error) ? error.details?.messageIndex : undefined;
   const describe = (at: number) => (part: ImagePart, k: number) =>
     `${part.mediaType ?? 'image'}, ${Math.round(imageBytes(part) / 1024)} KB, image ${k + 1} of message ${at}`;
   if (typeof named === 'number' && messages[named] !== undefined) {
     const replaced = withoutImages(messages[named] as Message, describe(named));
     if (replaced !== undefined) {
-      messages[named] = replaced;
-      noteEdit(messages, named);
+      transcript.replace(named, replaced);
       return `the images of message ${named}`;
     }
   }
@@ -160,7 +160,6 @@ export function replaceRejectedMedia(messages: Message[], error: unknown): strin
   });
   if (best === undefined) return undefined;
   const at = best.at;
-  messages[at] = withoutImages(messages[at] as Message, describe(at)) as Message;
-  noteEdit(messages, at);
+  transcript.replace(at, withoutImages(messages[at] as Message, describe(at)) as Message);
   return `the images of message ${at}`;
 }

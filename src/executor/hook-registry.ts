@@ -1,5 +1,6 @@
 import type { AgentHook } from '../contracts/agent-hook.js';
 import { configError } from '../errors/lousho-error.js';
+import type { Transcript } from '../messages/transcript.js';
 
 /** An ordered set of hooks with unique names, for AgentExecutor. */
 export class HookRegistry {
@@ -44,4 +45,9 @@ export class HookRegistry {
   list(): readonly AgentHook[] {
     return this.#hooks;
   }
+}
+
+/** After `hook` had the run's transcript: unless it changes it only through the transcript, every message is compared at the next count. */
+export function afterHook(hook: AgentHook, transcript: Transcript): void {
+  if (hook.usesTranscript !== true) transcript.changed(0);
 }

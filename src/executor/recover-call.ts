@@ -109,7 +109,7 @@ export async function callWithRecovery(options: RecoverCallOptions): Promise<Mod
       }
       if (kind === 'media-too-large' && attempts.media < RECOVERY_LIMITS.mediaTooLarge) {
         attempts.media++;
-        const replaced = replaceRejectedMedia(request.messages, error);
+        const replaced = replaceRejectedMedia(run.transcript, error);
         if (replaced === undefined) throw error;
         report('media-too-large', `replaced ${replaced} with a marker and retried`, attempts.media);
         continue;

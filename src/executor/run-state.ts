@@ -6,6 +6,7 @@ import type { LLMProvider } from '../contracts/llm-provider.js';
 import type { ReportedModelCall } from '../contracts/model-call.js';
 import type { RequestBudget } from '../contracts/request-budget.js';
 import type { RunUsage } from '../contracts/run-usage.js';
+import { Transcript } from '../messages/transcript.js';
 import type { Message } from '../messages/types.js';
 import { endChatSpan, startChatSpan } from '../telemetry/tracing.js';
 import { addCall, emptyUsage } from './usage.js';
@@ -19,6 +20,8 @@ export class RunState implements RunContext {
   step = 0;
   /** Steps whose model reply is in the transcript: what `result.steps` and `limits.maxSteps` count. */
   completedSteps = 0;
+  /** The run's transcript; `messages` is its array. */
+  readonly transcript: Transcript;
   readonly messages: Message[];
   readonly usage: RunUsage = emptyUsage();
   readonly provider: LLMProvider;
@@ -35,13 +38,12 @@ export class RunState implements RunContext {
     provider: LLMProvider;
     abortSignal: AbortSignal | undefined;
     emit: ((event: AgentEvent) => void) | undefined;
-    /** The window the run was configured with (createAgent's compaction.contextWindow), if any. */
-    contextWindow?: number | undefined;
     /** What the run's id starts with: `run` for ours, the framework's name for a loop another framework drives. */
     idPrefix?: string;
   }) {
     runCounter++;
     this.runId = `${options.idPrefix ?? 'run'}_${Date.now().toString(36)}_${runCounter}`;
+    this.transcript = new Transcript(options.messages);
     this.messages = options.messages;
     this.provider = options.provider;
     this.abortSignal = options.abortSignal;
@@ -49,7 +51,7 @@ export class RunState implements RunContext {
     this.budget = createRequestBudget({
       model: options.provider.modelId,
       provider: options.provider,
-      contextWindow: options.contextWindow,
+      transcript: this.transcript,
     });
   }
 

@@ -1,8 +1,8 @@
 import type { AgentEvent } from '../contracts/agent-event.js';
 import type { PendingApproval } from '../contracts/agent-result.js';
 import { toError } from '../errors/lousho-error.js';
-import { noteEdit } from '../messages/edits.js';
-import type { Message, ToolCall, ToolMessage } from '../messages/types.js';
+import type { Transcript } from '../messages/transcript.js';
+import type { ToolCall, ToolMessage } from '../messages/types.js';
 import {
   approvalDecision,
   openToolCalls,
@@ -41,13 +41,12 @@ async function needsApproval(call: ToolCall, tools: ToolRegistry): Promise<boole
 }
 
 /** Puts the results after the assistant message at `at` in the order of its calls. */
-function orderResults(messages: Message[], at: number, calls: readonly ToolCall[]): void {
+function orderResults(transcript: Transcript, at: number, calls: readonly ToolCall[]): void {
   const order = new Map(calls.map((c, i) => [c.id, i]));
-  const tail = (messages.splice(at + 1) as ToolMessage[]).sort(
+  const tail = (transcript.messages.slice(at + 1) as ToolMessage[]).sort(
     (a, b) => (order.get(a.toolCallId) ?? 0) - (order.get(b.toolCallId) ?? 0),
   );
-  messages.push(...tail);
-  noteEdit(messages, at + 1);
+  transcript.replaceFrom(at + 1, tail);
 }
 
 /**
@@ -90,7 +89,7 @@ export async function runToolStep(state: RunState, options: ToolStepOptions): Pr
     onResult: onCheckpoint && ((message) => onCheckpoint({ kind: 'tool.result', step, message })),
   });
   state.messages.push(...decided, ...results);
-  orderResults(state.messages, open.at, open.calls);
+  orderResults(state.transcript, open.at, open.calls);
   for (const pending of awaiting) emit?.({ type: 'approval.requested', runId: state.runId, step, ...pending });
   if (awaiting.length === 0) await onCheckpoint?.({ kind: 'tools.done', step, messages: state.messages });
   return awaiting;

@@ -2,7 +2,6 @@ import { type CompactionHookOptions, createCompactionHook } from '../compaction/
 import type { AgentEvent, CompactionEvent } from '../contracts/agent-event.js';
 import type { AgentHook } from '../contracts/agent-hook.js';
 import type { ModelRequest } from '../contracts/model-request.js';
-import { editCount, editedSince } from '../messages/edits.js';
 import type { Message } from '../messages/types.js';
 import { ForeignRun } from './foreign-run.js';
 import { SeenPrefix } from './seen-prefix.js';
@@ -136,9 +135,9 @@ export class ConversationCompaction<P> {
     this.#seen.extend(added);
     run.step++;
     run.abortSignal = abortSignal;
-    // Our hook notes where it edits the transcript (messages/edits.ts): nothing is copied or compared.
+    // Our hook rewrites the transcript through run.transcript, which says where: nothing is copied or compared.
     const length = run.messages.length;
-    const edits = editCount(run.messages);
+    const version = run.transcript.version;
     this.#request = { ...request, messages: run.messages };
     const ctx = { request: this.#request, run, ...(this.#emit === undefined ? {} : { emit: this.#emit }) };
     await this.#hook.preGenerate?.(ctx);
@@ -147,7 +146,7 @@ export class ConversationCompaction<P> {
     if (window !== undefined && this.#hook.recover !== undefined && run.budget.measure(this.#request) > window)
       await this.#hook.recover({ ...ctx, reason: 'preflight', targetTokens: window });
     const after = run.messages;
-    const first = Math.min(editedSince(after, edits) ?? length, length, after.length);
+    const first = Math.min(run.transcript.changedSince(version) ?? length, length, after.length);
     const changed = first < length || after.length !== length;
     if (changed) this.#compacted = true;
     return { messages: after, compacted: this.#compacted, changed, from: Math.min(first, kept) };

@@ -1,5 +1,4 @@
 import { contentText } from '../messages/content.js';
-import { noteEdit } from '../messages/edits.js';
 import type { Message, ToolMessage } from '../messages/types.js';
 import type { RecordedApproval, SavedCheckpoint, SessionRecord } from './records.js';
 
@@ -210,7 +209,7 @@ export class SessionState {
   /**
    * Keeps the first `keep` messages and appends `messages`, in place when no snapshot holds
    * what is cut (the cost is then that of the messages added, not the transcript's; the cut
-   * is noted as an edit, see messages/edits.ts). The
+   * is found by what counts the transcript, which compares it). The
    * pending turn's results are left alone, unlike a rewrite's: only an Agents SDK session
    * writes a tail, and it opens no turn; a kept call's result still belongs to it.
    */
@@ -226,7 +225,6 @@ export class SessionState {
       this.#shared = 0;
     } else if (keep < this.messages.length) {
       this.messages.length = keep;
-      noteEdit(this.messages, keep); // what counts the transcript as it grows recounts from here
     }
     this.messages.push(...messages);
   }

@@ -133,6 +133,8 @@ function timed(inner: AgentHook, clock: HookClock | undefined, hook: HookTimes, 
   const recover = inner.recover;
   return {
     name: inner.name,
+    // The compaction hook changes the transcript only through it: so does this wrapper.
+    ...(inner.usesTranscript === true ? { usesTranscript: true } : {}),
     async preGenerate(ctx) {
       await time(ctx.run.step, () => inner.preGenerate?.(ctx));
       afterHook[ctx.run.step - 1] = ctx.run.budget.measure(ctx.request);

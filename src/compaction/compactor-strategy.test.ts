@@ -133,10 +133,10 @@ function compactorRun(summarizer?: LLMSummarizer<Message>) {
     tools: [readTool(sizes)],
     hooks: [
       createCompactionHook({
-        // targetPercent 1: compact to the threshold itself, so each stage shows on its own step.
+        // targetShare 1: compact to the threshold itself, so each stage shows on its own step.
         strategy: compactorStrategy({
           tailMessages: 2,
-          targetPercent: 1,
+          targetShare: 1,
           ...(summarizer === undefined ? {} : { summarizer }),
         }),
         contextWindow: 8_000,
@@ -252,6 +252,11 @@ describe('compactorStrategy()', () => {
         i % 2 === 0 ? { role: 'user', content: prose(i, chars) } : { role: 'assistant', content: prose(i, chars) },
     ),
   ];
+
+  it('refuses targetPercent, the old name of targetShare, saying to rename it', () => {
+    expect(() => compactorStrategy({ targetPercent: 0.5 } as never)).toThrow(/targetPercent is now targetShare/);
+    expect(() => compactorStrategy({ targetShare: 0.5 })).not.toThrow();
+  });
 
   it('is named compactor', () => {
     expect(compactorStrategy().name).toBe('compactor');

@@ -12,7 +12,7 @@ import { type CompactionStrategy, messageCounter } from './types.js';
 
 /** The name compactorStrategy() reports in compaction events. */
 export const COMPACTOR_STRATEGY_NAME = 'compactor';
-const DEFAULT_TARGET_PERCENT = 0.6;
+const DEFAULT_TARGET_SHARE = 0.6;
 
 /** Options of compactorStrategy(): the core Compactor as a strategy of the compaction hook. */
 export interface CompactorStrategyOptions {
@@ -23,7 +23,7 @@ export interface CompactorStrategyOptions {
    * threshold in one batch means the next compaction is many steps away, so the prompt cache
    * keeps serving the transcript in between (a compaction rewrites it).
    */
-  targetPercent?: number;
+  targetShare?: number;
   /** Writes the summary of stage 2: a TruncatingSummarizer (default) or an LLMSummarizer. */
   summarizer?: Summarizer<Message>;
   /**
@@ -49,21 +49,28 @@ export function messageAdapter(countTokens: (message: Message) => number): Messa
 /**
  * The core Compactor (drain the oldest turns, then summarize the rest of the head, the
  * newest `tailMessages` untouched) as a strategy of the compaction hook. The hook calls it
- * above its threshold; it compacts down to `targetPercent` (60%) of that threshold.
+ * above its threshold; it compacts down to `targetShare` (60%) of that threshold.
  *
  * @example
  * createCompactionHook({ strategy: compactorStrategy({ summarizer: new LLMSummarizer({ model: resolveProvider('openai/gpt-4o-mini') }) }) });
  */
 export function compactorStrategy(options: CompactorStrategyOptions = {}): CompactionStrategy {
   const where = 'compactorStrategy()';
-  checkOptions<CompactorStrategyOptions>(options, where, ['tailMessages', 'targetPercent', 'summarizer', 'drain']);
+  if (typeof options === 'object' && options !== null && 'targetPercent' in options)
+    throw configError(
+      `${where}: targetPercent is now targetShare (the same share of the threshold, in (0, 1]); rename it.`,
+      {
+        option: 'targetPercent',
+      },
+    );
+  checkOptions<CompactorStrategyOptions>(options, where, ['tailMessages', 'targetShare', 'summarizer', 'drain']);
   if (options.drain !== undefined && options.drain !== 'delete' && options.drain !== 'fold') {
     throw configError(`${where}: drain must be 'delete' (the default) or 'fold', got ${String(options.drain)}.`, {
       option: 'drain',
     });
   }
   checkNumber(options.tailMessages, 'tailMessages', where, { min: 0, integer: true });
-  checkNumber(options.targetPercent, 'targetPercent', where, { min: 0, exclusiveMin: true, max: 1 });
+  checkNumber(options.targetShare, 'targetShare', where, { min: 0, exclusiveMin: true, max: 1 });
   if (options.summarizer !== undefined && !isSummarizer(options.summarizer)) {
     throw configError(
       `${where}: summarizer must have a summarize() method, such as new LLMSummarizer({ model }) or new TruncatingSummarizer().`,
@@ -81,7 +88,7 @@ export function compactorStrategy(options: CompactorStrategyOptions = {}): Compa
       }
       const fixed = input.estimateTokens([]);
       const budgetTokens = Math.max(1, input.contextWindow - fixed);
-      const target = input.thresholdTokens * (options.targetPercent ?? DEFAULT_TARGET_PERCENT);
+      const target = input.thresholdTokens * (options.targetShare ?? DEFAULT_TARGET_SHARE);
       const softThreshold = Math.min(1, Math.max(0.01, (target - fixed) / budgetTokens));
       const compactor = new Compactor<Message>({
         adapter: messageAdapter(messageCounter(input)),

@@ -7,6 +7,14 @@ import { recallLayer } from './recall-layer.js';
 import { summaryGuard } from './summary-guard.js';
 import { type CompactionInput, type CompactionResult, type CompactionStrategy, transcriptOf } from './types.js';
 
+/** The options that are layers: what lean mode's defaults give way to when set. */
+const LAYER_KEYS: Record<keyof CompactionLayers, true> = {
+  lowWaterMark: true,
+  fold: true,
+  minimumGain: true,
+  pruneReasoning: true,
+};
+
 /** The low-water mark a fold goes down to when `lowWaterMark` is not set: half the threshold. */
 export const DEFAULT_LOW_WATER_MARK = 0.5;
 
@@ -104,7 +112,8 @@ export function withLayers(
   options: CompactionHookOptions,
   recall: PrunedResultStore | undefined,
 ): CompactionStrategy {
-  const layers: CompactionLayers = { ...(options.mode === 'lean' ? LEAN_LAYERS : {}), ...definedLayers(options) };
+  const set = Object.entries(options).filter(([key, value]) => value !== undefined && key in LAYER_KEYS);
+  const layers: CompactionLayers = { ...(options.mode === 'lean' ? LEAN_LAYERS : {}), ...Object.fromEntries(set) };
   const reasoning = (s: CompactionStrategy) => (layers.pruneReasoning === true ? pruneReasoningLayer(s) : s);
   let layered = reasoning(strategy);
   if (layers.lowWaterMark !== undefined) layered = lowWaterMarkLayer(layered, layers.lowWaterMark);
@@ -128,14 +137,4 @@ export function withOverflowLayers(
 ): CompactionStrategy {
   const layered = options.pruneReasoning === true ? pruneReasoningLayer(overflow) : overflow;
   return recall === undefined ? layered : recallLayer(layered, recall);
-}
-
-function definedLayers(options: CompactionLayers): CompactionLayers {
-  const { lowWaterMark, fold, minimumGain, pruneReasoning } = options;
-  return {
-    ...(lowWaterMark === undefined ? {} : { lowWaterMark }),
-    ...(fold === undefined ? {} : { fold }),
-    ...(minimumGain === undefined ? {} : { minimumGain }),
-    ...(pruneReasoning === undefined ? {} : { pruneReasoning }),
-  };
 }

@@ -45,12 +45,12 @@ export interface ProviderCompactionStrategyOptions {
  */
 function compactableSpan(input: CompactionInput, protectedTokens: number): { start: number; end: number } | undefined {
   const { messages } = input;
-  const plan = planSummary(messages, protectedTokens, messageCounter(input));
-  const start = plan.summarized[0];
+  const summarized = planSummary(messages, protectedTokens, messageCounter(input));
+  const start = summarized[0];
   if (start === undefined) return undefined;
   for (let i = 0; i < start; i++) if (messages[i]?.role !== 'system') return undefined;
   let end = start;
-  while (plan.summarized[end - start] === end) end++;
+  while (summarized[end - start] === end) end++;
   return { start, end };
 }
 

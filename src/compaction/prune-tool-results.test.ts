@@ -78,6 +78,29 @@ describe('pruneToolResultsStrategy', () => {
     expect(contentOf(result.messages, 'short')).toBe('a.ts');
   });
 
+  it('keeps an older marker that is longer than the stub of its call (the result names its MCP tool, the call is short)', () => {
+    // A transcript from another tool: the result names its MCP tool, the call is called 'grep'. The
+    // older marker is longer than the new stub would be (in characters and tokens), so only
+    // recognising it as a marker keeps it.
+    const older = '[pruned: mcp__github__search_code_in_repository_by_query result, 18234 chars]';
+    const messages: Message[] = [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'older', name: 'grep', arguments: {} }] },
+      {
+        role: 'tool',
+        toolCallId: 'older',
+        toolName: 'mcp__github__search_code_in_repository_by_query',
+        content: older,
+      },
+      ...toolTurn('big', 'read', { path: 'b' }, 'b'.repeat(5_000)),
+      { role: 'assistant', content: 'done' },
+    ];
+    expect(older.length).toBeGreaterThan(prunedMarker('grep', {}, older.length).length);
+    const result = pruneToolResults(input(messages));
+    expect(result.prunedToolCallIds).toEqual(['big']);
+    expect(contentOf(result.messages, 'older')).toBe(older);
+  });
+
   it('leaves the protected tail unchanged', () => {
     const messages = readingTranscript(10);
     messages.push({ role: 'assistant', content: 'summary of findings' });

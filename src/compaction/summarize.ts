@@ -109,13 +109,13 @@ export async function summarizeOrPrune(
 ): Promise<CompactionResult> {
   const { messages } = input;
   const protectedTokens = ownProtectedTokens(options.protectedTokens, input);
-  const plan = planSummary(messages, protectedTokens, messageCounter(input));
+  const summarized = planSummary(messages, protectedTokens, messageCounter(input));
   const tokensBefore = input.estimateTokens(messages);
-  if (plan.summarized.length === 0) return { messages, tokensBefore, tokensAfter: tokensBefore, prunedToolCallIds: [] };
+  if (summarized.length === 0) return { messages, tokensBefore, tokensAfter: tokensBefore, prunedToolCallIds: [] };
   try {
-    const folded = plan.summarized.map((i) => messages[i] as Message);
+    const folded = summarized.map((i) => messages[i] as Message);
     const summary = await writeSummary(folded, options, getProvider, input);
-    const out = applySummary(messages, plan, summaryMessage(summary));
+    const out = applySummary(messages, summarized, summaryMessage(summary));
     return { messages: out, tokensBefore, tokensAfter: input.estimateTokens(out), prunedToolCallIds: [], summary };
   } catch (cause) {
     const pruned = pruneToolResults({ ...input, protectedTokens });

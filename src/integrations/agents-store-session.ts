@@ -113,8 +113,8 @@ export class AgentsStoreSession implements AgentsSession {
   /**
    * Replaces the newest `pop` items with `items` in one write, whose size is that of the
    * messages they change, not the session's: popItem() for each item and a rewrite of the
-   * transcript cost the session's size (37 s for one prune of a 4,000-item session; a
-   * snapshot of the whole session every turn in lean mode). compactingSession() stores its
+   * transcript cost the session's size (every prune rewrote the whole session; in lean mode,
+   * every turn). compactingSession() stores its
    * compactions through this.
    */
   async replaceNewestItems(pop: number, items: AgentsItem[]): Promise<void> {

@@ -59,10 +59,10 @@ function best(kind: StrategyKind, s: Scenario): number | undefined {
   if (kind === 'prune') return pruned.tokensAfter;
   if (kind === 'compactor') return undefined;
   const summarizedFrom = (source: readonly Message[]) => {
-    const plan = planSummary(source, protectedTokens, (m) => messageTokens(m));
-    return plan.summarized.length === 0
+    const summarized = planSummary(source, protectedTokens, (m) => messageTokens(m));
+    return summarized.length === 0
       ? undefined
-      : estimateTokens(applySummary(source, plan, summaryMessage(SUMMARY)));
+      : estimateTokens(applySummary(source, summarized, summaryMessage(SUMMARY)));
   };
   const summarized = summarizedFrom(s.messages);
   if (kind === 'summarize') return summarized ?? estimateTokens(s.messages);

@@ -7,14 +7,16 @@
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
 import type { AgentEvent, CompactionDoneEvent } from '../contracts/agent-event.js';
+import type { Message } from '../messages/types.js';
 import { estimateTokens } from '../models/estimate-tokens.js';
 import { prose } from '../test-support/text.js';
-import { proseReadTool } from '../test-support/transcripts.js';
+import { proseReadTool, readingTranscript } from '../test-support/transcripts.js';
 import { type MockReply, mockModel } from '../testing/mock-model.js';
 import { createCompactionHook } from './compaction-hook.js';
 import { FOLD_STEP_NAME } from './fold-turns.js';
-import { DEFAULT_LOW_WATER_MARK } from './layers.js';
+import { DEFAULT_LOW_WATER_MARK, foldLayer } from './layers.js';
 import { pruneToolResultsStrategy } from './prune-tool-results.js';
+import { summaryMessage } from './summarize.js';
 import type { CompactionStrategy } from './types.js';
 
 let warn: MockInstance<typeof console.warn>;
@@ -107,5 +109,32 @@ describe('the minimum gain layer', () => {
     expect(
       result.messages.filter((m) => m.role === 'tool').every((m) => !String(m.content).startsWith('[pruned')),
     ).toBe(true);
+  });
+
+  it('leaves a result already under the low-water mark as the strategy wrote it (a summary with results it kept whole)', async () => {
+    // A strategy that gets far under the threshold but keeps old results whole: the fold has nothing to do.
+    const messages = readingTranscript(12, 2_000);
+    const kept = [messages[0] as Message, summaryMessage('read files 0 to 9'), ...messages.slice(-4)];
+    const summarizing: CompactionStrategy = {
+      name: 'summary-keeping-results',
+      compact: (input) => ({
+        messages: kept,
+        tokensBefore: input.estimateTokens(input.messages),
+        tokensAfter: 0,
+        prunedToolCallIds: [],
+      }),
+    };
+    const count = (list: readonly Message[]) => estimateTokens(list, 'gpt-4o');
+    const input = {
+      messages,
+      estimateTokens: count,
+      contextWindow: 100_000,
+      protectedTokens: 0,
+      thresholdTokens: count(messages),
+    };
+    expect(count(kept)).toBeLessThan(input.thresholdTokens * DEFAULT_LOW_WATER_MARK);
+    const result = await foldLayer(summarizing).compact(input);
+    expect(result.messages).toBe(kept);
+    expect(result.prunedToolCallIds).toEqual([]);
   });
 });

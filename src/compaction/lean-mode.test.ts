@@ -14,6 +14,7 @@ import type { Message, ToolMessage } from '../messages/types.js';
 import { prose } from '../test-support/text.js';
 import { type MockReply, mockModel } from '../testing/mock-model.js';
 import { createCompactionHook } from './compaction-hook.js';
+import { leanLayer } from './lean-layer.js';
 import { isPrunedMarker } from './marker.js';
 import { MemoryPrunedResultStore, RECALL_TOOL_NAME } from './pruned-store.js';
 
@@ -186,5 +187,47 @@ describe('recall: true', () => {
     expect(() => createCompactionHook({ mode: 'lean', digestChars: -1 })).toThrow(/whole number of characters/);
     expect(() => createCompactionHook({ mode: 'lean', digestChars: 1.5 })).toThrow(/whole number of characters/);
     expect(() => createAgent({ provider: reader(1).model, compaction: { digestChars: 500 } })).toThrow(/mode: 'lean'/);
+  });
+});
+
+describe('the lean layer', () => {
+  it('looks at what came since its last step, not the whole transcript, at 2,000 messages', async () => {
+    const messages: Message[] = [{ role: 'user', content: 'Read.' }];
+    const turn = (i: number): Message[] => [
+      { role: 'assistant', content: '', toolCalls: [{ id: `r${i}`, name: 'read', arguments: { path: `f${i}.ts` } }] },
+      { role: 'tool', toolCallId: `r${i}`, content: `// f${i}.ts\n${prose(i, 2_000)}` },
+    ];
+    for (let i = 0; i < 1_000; i++) messages.push(...turn(i));
+    let reads = 0;
+    const tracked = new Proxy(messages, {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const transcript = {};
+    const count = (list: readonly Message[]) => list.length; // the layer's own work is what is counted here
+    const inner = {
+      name: 'inner',
+      compact: () => ({ messages: [], tokensBefore: 0, tokensAfter: 0, prunedToolCallIds: [] }),
+    };
+    const layer = leanLayer(inner);
+    const input = () => ({
+      messages: tracked,
+      estimateTokens: count,
+      countMessage: () => 1,
+      contextWindow: 1_000_000,
+      protectedTokens: 0,
+      thresholdTokens: 1_000_000,
+      transcript,
+    });
+    await layer.compact(input());
+    for (let step = 1_000; step < 1_005; step++) {
+      messages.push(...turn(step));
+      reads = 0;
+      await layer.compact(input());
+      // The newest turn and the one it answered, and a look back for the latest assistant message.
+      expect(reads).toBeLessThan(20);
+    }
   });
 });

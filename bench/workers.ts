@@ -119,22 +119,26 @@ export function renderWorkersMarkdown(report: WorkersReport): string {
     `${TOOL_MS[0]}–${TOOL_MS[1]} ms (random), as a turn that waits on a model and on tools does. The bench approves each call as it`,
     'is asked; in the last run of each engine it SIGKILLs a random worker every 1–5 s (starting a new one) and',
     "enqueues every turn twice, with the queue's own timeouts at their defaults (BullMQ's 30-s lock, pg-boss's 60-s",
-    "expiry): a killed worker's job is handed on from its session's lease. Counts come from the store and from a",
+    "expiry): a killed worker's job is handed on from its session's lease. A takeover is timed, for each session the",
+    'killed worker was in the middle of, from the kill to another worker taking its lease over from the dead holder,',
+    "and to the turn's next save (after its next model reply, when the kill came during one). Counts come from the store and from a",
     'ledger the tools write before and after they run. Ratios are to the 1-worker run of the same engine in this',
     'run; the load average (1 minute) is read before and after each run.',
     '',
-    '| engine | workers × sessions | kills | turns/s | × 1 worker | load before → after | lost / doubled turns | doubled tool runs | approvals applied twice | tool runs | bytes per step | takeover after a kill (median, max) | run time |',
+    "| engine | workers × sessions | kills | turns/s | × 1 worker | load before → after | lost / doubled turns | doubled tool runs | approvals applied twice | tool runs | bytes per step | lease taken over after a kill; the turn's next save (median, max, count) | run time |",
     '|---|---|---:|---:|---:|---|---|---:|---:|---:|---:|---|---:|',
   ];
   for (const e of report.engines) {
     const one = e.runs.find((r) => r.workers === 1 && !r.kills);
     for (const run of e.runs) {
       const r = run.report;
-      const ms = sorted(r.takeoverMs);
-      const takeover =
-        ms.length === 0
+      const spread = (values: number[]) => {
+        const ms = sorted(values);
+        return ms.length === 0
           ? '–'
           : `${formatMs(ms[Math.floor(ms.length / 2)] ?? 0)}, ${formatMs(ms.at(-1) ?? 0)} (${ms.length})`;
+      };
+      const takeover = `${spread(r.takenOverMs)}; ${spread(r.takeoverMs)}`;
       const ratio = one === undefined ? '–' : formatRatio(perSecond(r) / perSecond(one.report));
       lines.push(
         `| ${e.engine} | ${run.workers} × ${run.workers * report.sessionsPerWorker} | ${r.kills} | ${perSecond(r).toFixed(2)} | ${ratio} | ${load(run)} | ` +

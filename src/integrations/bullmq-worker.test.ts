@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, describe } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { rejection, thrown } from '../test-support/errors.js';
 import { killCase, queueCases } from '../test-support/queue-cases.js';
 import { REDIS_URL, serverProblems, skipWhenDown } from '../test-support/store-backends.js';
 import { bullmqSessionQueue } from './bullmq-worker.js';
@@ -34,4 +35,23 @@ describe('sessions on BullMQ (Redis)', () => {
   }, 'redis');
 
   killCase('bullmq');
+
+  it('refuses a takeoverCheckMs or a concurrency that is no count, naming it', async () => {
+    const session = () => {
+      throw new Error('not opened');
+    };
+    const bad = bullmqSessionQueue({ queueName: 'q-bad', connection, prefix, session, takeoverCheckMs: -1 });
+    expect((await rejection(bad)).message).toContain('takeoverCheckMs must be a number >= 0');
+    const queue = await bullmqSessionQueue({
+      queueName: `q-${randomBytes(4).toString('hex')}`,
+      connection,
+      prefix,
+      session,
+    });
+    try {
+      expect(thrown(() => queue.work({ concurrency: 0 })).message).toContain('concurrency must be a whole number >= 1');
+    } finally {
+      await queue.close();
+    }
+  });
 });

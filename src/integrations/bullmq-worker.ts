@@ -1,4 +1,5 @@
 import type { ConnectionOptions, Job, Queue, Worker } from 'bullmq';
+import { checkNumber } from '../errors/check-options.js';
 import type { DriveSessionResult } from '../sessions/drive-session.js';
 import {
   optionalPackage,
@@ -61,6 +62,7 @@ export interface BullMQSessionQueue extends SessionQueueMethods {
  * await sessions.enqueueTurn('ticket-42', 'Deploy the fix.');
  */
 export async function bullmqSessionQueue(options: BullMQSessionQueueOptions): Promise<BullMQSessionQueue> {
+  checkNumber(options.takeoverCheckMs, 'takeoverCheckMs', 'bullmqSessionQueue()', { min: 0 });
   const bullmq = await optionalPackage(() => import('bullmq'), 'bullmqSessionQueue()', 'bullmq');
   const base = { connection: options.connection, ...(options.prefix === undefined ? {} : { prefix: options.prefix }) };
   const lockDuration = options.lockDurationMs ?? 30_000;
@@ -92,6 +94,7 @@ export async function bullmqSessionQueue(options: BullMQSessionQueueOptions): Pr
     queue,
     ...sessionQueueMethods(options, add),
     work(work = {}) {
+      checkNumber(work.concurrency, 'concurrency', 'work()', { min: 1, integer: true });
       watcher ??= watchStaleJobs(options, activeJobs(queue, running), report);
       const worker = new bullmq.Worker<SessionJobData, DriveSessionResult>(options.queueName, run, {
         ...base,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, describe } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { rejection } from '../test-support/errors.js';
 import { killCase, queueCases } from '../test-support/queue-cases.js';
 import { PG_URL, serverProblems, skipWhenDown } from '../test-support/store-backends.js';
 import { pgBossSessionQueue } from './pg-boss-worker.js';
@@ -33,4 +34,25 @@ describe('sessions on pg-boss 10 (Postgres)', () => {
   }, 'postgres');
 
   killCase('pg-boss');
+
+  it('refuses a takeoverCheckMs or a concurrency that is no count, naming it', async () => {
+    const session = () => {
+      throw new Error('not opened');
+    };
+    const bad = pgBossSessionQueue({ queueName: 'q-bad', connection: PG_URL, schema, session, takeoverCheckMs: -1 });
+    expect((await rejection(bad)).message).toContain('takeoverCheckMs must be a number >= 0');
+    const queue = await pgBossSessionQueue({
+      queueName: `q-${randomBytes(4).toString('hex')}`,
+      connection: PG_URL,
+      schema,
+      session,
+    });
+    try {
+      expect((await rejection(queue.work({ concurrency: 2.5 }))).message).toContain(
+        'concurrency must be a whole number >= 1',
+      );
+    } finally {
+      await queue.close();
+    }
+  });
 });

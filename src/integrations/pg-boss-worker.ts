@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type PgBoss from 'pg-boss';
+import { checkNumber } from '../errors/check-options.js';
 import { activeJobsOf, type FetchLoop, fetchLoop } from './pg-boss-loop.js';
 import {
   optionalPackage,
@@ -72,6 +73,7 @@ export interface PgBossSessionQueue extends SessionQueueMethods {
  * await sessions.enqueueTurn('ticket-42', 'Deploy the fix.');
  */
 export async function pgBossSessionQueue(options: PgBossSessionQueueOptions): Promise<PgBossSessionQueue> {
+  checkNumber(options.takeoverCheckMs, 'takeoverCheckMs', 'pgBossSessionQueue()', { min: 0 });
   const own = typeof options.connection === 'string';
   let boss: PgBoss;
   if (typeof options.connection === 'string') {
@@ -107,6 +109,8 @@ export async function pgBossSessionQueue(options: PgBossSessionQueueOptions): Pr
     boss,
     ...sessionQueueMethods(options, add),
     async work(work = {}) {
+      checkNumber(work.concurrency, 'concurrency', 'work()', { min: 1, integer: true });
+      checkNumber(work.pollingIntervalSeconds, 'pollingIntervalSeconds', 'work()', { min: 0.05 });
       const ours = () => new Set([...loops.values()].flatMap((loop) => [...loop.running]));
       const handOn = async (job: ActiveJob) => {
         await active.handOn(job);

@@ -54,9 +54,12 @@ export interface QueueLoadReport {
   bytesPerStep: number;
   /**
    * Time from a kill to the next save of a session the killed worker was in the middle of (not one
-   * resting for its approval, which waits for the approver and the queue, not for a takeover), in ms.
+   * resting for its approval, which waits for the approver and the queue, not for a takeover), in ms:
+   * the takeover, and what the turn did until it saved (a model reply, say).
    */
   takeoverMs: number[];
+  /** Time from a kill to another worker taking over the lease of such a session (from its dead holder), in ms. */
+  takenOverMs: number[];
 }
 
 /** Runs one load run and reports it; the queue, the store and the pg-boss schema are its own and dropped after. */
@@ -92,6 +95,8 @@ export async function runQueueLoad(options: QueueLoadOptions): Promise<QueueLoad
   /** Sessions whose last save asked for an approval: at rest, nobody's to take over. */
   const resting = new Set<string>();
   const takeoverMs: number[] = [];
+  const takenOverMs: number[] = [];
+  const untaken = new Map<string, number>();
   const workers: Child[] = [];
   let saves = 0;
   let kills = 0;
@@ -109,6 +114,10 @@ export async function runQueueLoad(options: QueueLoadOptions): Promise<QueueLoad
             takeoverMs.push(Date.now() - since);
             takeovers.delete(sid);
           }
+        } else if (what === 'taken') {
+          const since = untaken.get(sid);
+          if (since !== undefined) takenOverMs.push(Date.now() - since);
+          untaken.delete(sid);
         } else if (what === 'waiting' && call !== undefined) {
           resting.add(sid);
           void approver(queue, sid, call);
@@ -130,7 +139,10 @@ export async function runQueueLoad(options: QueueLoadOptions): Promise<QueueLoad
     kills++;
     const now = Date.now();
     for (const [sid, writer] of lastWriter) {
-      if (writer === victim && !finished.has(sid) && !resting.has(sid)) takeovers.set(sid, now);
+      if (writer === victim && !finished.has(sid) && !resting.has(sid)) {
+        takeovers.set(sid, now);
+        untaken.set(sid, now);
+      }
     }
     await spawn();
   };
@@ -153,7 +165,7 @@ export async function runQueueLoad(options: QueueLoadOptions): Promise<QueueLoad
       },
     );
     const seconds = (Date.now() - started) / 1000;
-    return { ...(await tally(store, ids, ledger, options.steps)), kills, seconds, takeoverMs };
+    return { ...(await tally(store, ids, ledger, options.steps)), kills, seconds, takeoverMs, takenOverMs };
   } finally {
     await Promise.all(workers.map((w) => w.kill()));
     await (queue as { close(): Promise<void> }).close();

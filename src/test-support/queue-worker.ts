@@ -3,7 +3,8 @@
  * pg-boss queue (argv[2], JSON: QueueWorkerConfig). Its agent's turn on "work <session>" first
  * calls `deploy` (needs approval), then `steps` - 1 steps of `lookup` (idempotent) + `write`
  * (not), then answers "done <session>" (with `steps` 0, it answers at once). Every tool run writes "START <callId>" / "DONE <callId>"
- * to the ledger before and after it works. It prints "saved <session>" after every save, "waiting <session>
+ * to the ledger before and after it works. It prints "saved <session>" after every save, "taken <session>"
+ * when it took a session's lease over from a dead holder, "waiting <session>
  * <callId>" when a session rests for approval, and "idle <session> <action>" when a turn ended.
  */
 import { appendFileSync } from 'node:fs';
@@ -56,11 +57,24 @@ export function queueTurnScript(steps: number) {
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
+/** The store, printing "saved <session>" after each save and "taken <session>" when a lease is taken over from a dead holder. */
 function announced(store: SessionStore): SessionStore {
-  return aroundAppend(store, async (args, append) => {
+  const saving = aroundAppend(store, async (args, append) => {
     const version = await append();
     print(`saved ${args[0]}`);
     return version;
+  });
+  return new Proxy(saving, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target) as unknown;
+      if (key !== 'acquire' || typeof value !== 'function')
+        return typeof value === 'function' ? value.bind(target) : value;
+      return async (...args: Parameters<SessionStore['acquire']>) => {
+        const lease = await target.acquire(...args);
+        if (lease.acquired && args[3] !== undefined) print(`taken ${args[0]}`);
+        return lease;
+      };
+    },
   });
 }
 

@@ -17,7 +17,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
 
 async function samples(): Promise<Record<string, string>> {
-  const files = await listTree(root);
+  const { files } = await listTree(root);
   const code = files
     .filter((f) => f.startsWith('src/') && f.endsWith('.ts'))
     .map(read)

@@ -94,7 +94,8 @@ async function scriptedProvider(
 ) {
   out(`No model is configured (${reason}): a scripted model (mockModel) drives the agent.`);
   out(`Its window is set to ${window.toLocaleString('en-US')} tokens so that compaction shows within the run.`);
-  const files = await listTree(root);
+  const { files, unreadable } = await listTree(root);
+  if (unreadable.length > 0) out(`Unreadable, left out: ${unreadable.join(', ')}.`);
   const big = await oversizedFile(root, files, window);
   const over = Math.ceil(window / OVERCOUNT).toLocaleString('en-US');
   out(

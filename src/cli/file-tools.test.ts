@@ -4,6 +4,7 @@
  * unreadable folder is made through the walk's seam: a readdir that fails with EACCES for one
  * path, as Node's does for a non-root user (`EACCES: permission denied, scandir '...'`).
  */
+import { randomBytes } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -69,5 +70,27 @@ describe('the file tools on a folder they cannot read', () => {
     expect(await tool(tools, 'read_file')({ path: 'secret.ts' })).toBe('secret.ts is unreadable (permission denied).');
     // The root's own listing still shows the folder, which is there.
     expect(await tool(tools, 'list_files')({})).toBe('index.ts\nlocked/\nsecret.ts\nsrc/');
+  });
+});
+
+describe('read_file on a binary file', () => {
+  it('answers a 200 KB random blob with one line naming the file, its size and that it is binary', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lousho-file-tools-'));
+    await writeFile(join(dir, 'blob.json'), randomBytes(204_800));
+    const result = await tool(fileTools({ root: dir }), 'read_file')({ path: 'blob.json' });
+    expect(result).toBe('blob.json is a binary file (204,800 bytes): its bytes are not shown.');
+  });
+
+  it('knows binary without a NUL byte by its invalid UTF-8, and reads UTF-8 text with any script as text', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lousho-file-tools-'));
+    // Latin-1 bytes 0x80-0xff with no NUL: not UTF-8 at a high rate.
+    await writeFile(join(dir, 'latin.dat'), Buffer.from(Array.from({ length: 4_096 }, (_, i) => 0x80 + (i % 128))));
+    const text = 'const greeting = "grüß dich, こんにちは, привет";\n'.repeat(200);
+    await writeFile(join(dir, 'text.ts'), text);
+    const read = tool(fileTools({ root: dir }), 'read_file');
+    expect(await read({ path: 'latin.dat' })).toBe(
+      'latin.dat is a binary file (4,096 bytes): its bytes are not shown.',
+    );
+    expect(await read({ path: 'text.ts' })).toBe(text);
   });
 });

@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Tool } from '../executor/tool.js';
+import { binaryNote, isBinary } from './binary-content.js';
 
 /** Folders the file tools never descend into. */
 const SKIPPED = new Set(['node_modules', '.git', 'dist', 'coverage']);
@@ -126,6 +127,7 @@ export function fileTools(options: FileToolsOptions): Tool<Record<string, unknow
         });
         const bytes = await orUnreadable(read, named(root, file, false));
         if (typeof bytes === 'string') return bytes;
+        if (isBinary(bytes)) return binaryNote(named(root, file, false), bytes.length);
         const text = bytes.toString('utf8');
         return text.length > MAX_READ_CHARS
           ? `${text.slice(0, MAX_READ_CHARS)}\n[... cut at ${MAX_READ_CHARS} chars]`
@@ -156,7 +158,7 @@ export function fileTools(options: FileToolsOptions): Tool<Record<string, unknow
             if (why !== undefined) found.unreadable.push(`${named(root, file, false)} (${why})`);
             return undefined;
           });
-          const text = bytes?.toString('utf8') ?? '';
+          const text = bytes === undefined || isBinary(bytes) ? '' : bytes.toString('utf8');
           if (!text.includes(query)) continue;
           text.split('\n').forEach((line, i) => {
             if (hits.length < MAX_SEARCH_HITS && line.includes(query))

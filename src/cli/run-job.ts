@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createAgent } from '../agent/create-agent.js';
 import { twoPhaseStrategy } from '../compaction/two-phase.js';
@@ -9,6 +9,7 @@ import type { Tool } from '../executor/tool.js';
 import { getModelInfo } from '../models/registry.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
 import { mockModel } from '../testing/mock-model.js';
+import { isBinary } from './binary-content.js';
 import { chooseModel, describeProvider } from './choose-model.js';
 import type { Colours } from './colour.js';
 import { explorerScript, OVERCOUNT } from './explorer-script.js';
@@ -31,17 +32,38 @@ export const DEFAULT_MAX_STEPS = 200;
 const INSTRUCTIONS = 'You are a code reviewer. Use the tools to read the project, then say what it does.';
 const TASK = 'Read the project and tell me what it does.';
 
-/** The largest file of the tree when it holds more tokens than the window (about 3 bytes a token or fewer). */
+/** The first 64 KiB of a file, enough for isBinary(). */
+async function head(path: string): Promise<Buffer> {
+  const file = await open(path, 'r');
+  try {
+    const { buffer, bytesRead } = await file.read(Buffer.alloc(64 * 1024), 0, 64 * 1024, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * The largest text file of the tree when it holds more tokens than the window (about 3 bytes a
+ * token or fewer); a binary file is not one (read_file answers it in one line).
+ */
 async function oversizedFile(root: string, files: readonly string[], window: number): Promise<string | undefined> {
-  let largest: { path: string; size: number } | undefined;
+  const sized: { path: string; size: number }[] = [];
   for (const path of files) {
     const size = await stat(join(root, path)).then(
       (s) => (s.isFile() ? s.size : 0),
       () => 0,
     );
-    if (size > (largest?.size ?? 0)) largest = { path, size };
+    if (size / 3 > window) sized.push({ path, size });
   }
-  return largest !== undefined && largest.size / 3 > window ? largest.path : undefined;
+  for (const { path } of sized.sort((a, b) => b.size - a.size)) {
+    const text = await head(join(root, path)).then(
+      (bytes) => !isBinary(bytes),
+      () => false,
+    );
+    if (text) return path;
+  }
+  return undefined;
 }
 
 function scriptedSummarizer(): LLMProvider {

@@ -43,7 +43,10 @@ export async function runTurn(
   emit: ((event: AgentEvent) => void) | undefined,
 ): Promise<AgentResult> {
   const open = log.state.openResults();
-  const input = structuredClone([...log.state.messages, ...open]); // the run may change its messages in place
+  // The saved messages themselves, not copies: a run replaces a message it changes (or assigns it a new
+  // content, which the recorder sees and saves as a rewrite), so sharing them keeps their token counts,
+  // and a turn costs what it adds, not the transcript.
+  const input = [...log.state.messages, ...open];
   const recorder = new TurnRecorder(log, input, input.slice(input.length - open.length) as typeof open);
   const { idempotencyKey: _key, ...turn } = options;
   // A writer that loses its lease aborts its run: in-flight tools get the signal, no further one starts.

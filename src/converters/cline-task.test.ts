@@ -2,9 +2,11 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../cli/commands.js';
 import { readTranscriptFile } from '../cli/transcript-file.js';
 import { compactMessages } from '../compaction/compact-messages.js';
 import { pairingProblem } from '../messages/validate.js';
+import { captureIO, noRun } from '../test-support/cli.js';
 import { fromClineTask, isClineTask } from './from-cline.js';
 
 const env = { type: 'text', text: '<environment_details>\n# Current Mode\nACT MODE\n</environment_details>' };
@@ -88,7 +90,7 @@ describe('Cline and Roo Code task histories', () => {
     // The reminder and the environment details stay the user's text.
     expect(messages[4]).toMatchObject({ role: 'user', content: [{ text: expect.stringMatching(/^# TODO/) }, env] });
     expect(model).toBe('claude_4_5_opus');
-    expect(reported).toEqual({ inputTokens: 13115, outputTokens: 224, cacheReadTokens: 12000 });
+    expect(reported).toEqual({ inputTokens: 13115, outputTokens: 224 });
     expect(messages[1]?.metadata?.reportedUsage).toEqual(reported);
   });
 
@@ -146,5 +148,81 @@ describe('Cline and Roo Code task histories', () => {
     const rooRead = await readTranscriptFile(roo);
     expect(rooRead.source.format).toBe('anthropic');
     expect(rooRead.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+  });
+});
+
+/*
+ * How Cline fills `metrics.tokens` (cline/cline): its Task writes `{ prompt: inputTokens,
+ * completion: outputTokens, cached: cacheWriteTokens + cacheReadTokens }` of the request's usage
+ * chunks (cline/cline src/shared/messages/atif-converter.ts, commit 33e6aed, sums the same two
+ * as `cachedTokens`), and what `inputTokens` holds is the provider handler's: the Anthropic one
+ * yields `usage.input_tokens`, which leaves out the cache reads and writes it yields apart
+ * (src/core/api/providers/anthropic.ts, commit 0162b82); the OpenRouter and Cline ones
+ * `prompt_tokens - cached_tokens` (openrouter.ts, commit 0f89a19; cline.ts, commit 0162b82);
+ * the OpenAI-compatible one `prompt_tokens`, which holds the cached ones (openai.ts, commit 0162b82).
+ */
+
+/**
+ * A Cline 3.x task on the Anthropic provider, modelled on gmfstu/Online-Card-Architecture
+ * exported_conversation_1769053680585/api_conversation_history.json (commit 2e6753c): its first
+ * four replies, each a thinking block and one read_file call, with the modelInfo and the
+ * metrics.tokens that file records (prompt 10 each: the cache held the rest).
+ */
+const reply = (id: string, path: string, tokens: Record<string, number>) => ({
+  role: 'assistant',
+  content: [
+    { type: 'thinking', thinking: `Now read ${path}.`, signature: 'Er0FCkYICxgCKkAF', summary: [] },
+    { type: 'tool_use', id, name: 'read_file', input: { path }, reasoning_details: [] },
+  ],
+  modelInfo: { modelId: 'claude-sonnet-4-5-20250929', providerId: 'anthropic', mode: 'act' },
+  metrics: { tokens },
+});
+const result = (path: string, body: string) => ({
+  role: 'user',
+  content: [{ type: 'text', text: `[read_file for '${path}'] Result:\n${body}` }, env],
+});
+const ANTHROPIC_TASK = [
+  {
+    role: 'user',
+    content: [
+      { type: 'text', text: '<task>\nSecure the multiplayer card game and add the missing game actions.\n</task>' },
+      env,
+    ],
+  },
+  reply('toolu_01', 'ActionSystem.cs', { prompt: 10, completion: 595, cached: 9573 }),
+  result('ActionSystem.cs', 'public class ActionSystem : Singleton<ActionSystem> {\n'.repeat(40)),
+  reply('toolu_02', 'GameAction.cs', { prompt: 10, completion: 200, cached: 12085 }),
+  result('GameAction.cs', 'public abstract class GameAction { }\n'),
+  reply('toolu_03', 'DrawCardGA.cs', { prompt: 10, completion: 109, cached: 12370 }),
+  result('DrawCardGA.cs', 'public class DrawCardGA : GameAction { }\n'),
+  reply('toolu_04', 'DrawCardSystem.cs', { prompt: 10, completion: 82, cached: 12661 }),
+  result('DrawCardSystem.cs', 'public class DrawCardSystem : MonoBehaviour { }\n'),
+];
+
+describe("Cline's metrics.tokens as the provider handler filled them", () => {
+  it('adds the cached tokens to prompt on the Anthropic provider, whose prompt is input_tokens without the cache', () => {
+    const { messages, reported } = fromClineTask(ANTHROPIC_TASK);
+    const inputs = messages.filter((m) => m.role === 'assistant').map((m) => m.metadata?.reportedUsage);
+    expect(inputs.map((u) => (u as { inputTokens: number }).inputTokens)).toEqual([9583, 12095, 12380, 12671]);
+    // `cached` is the cache reads and writes together, which Cline does not tell apart.
+    expect(reported).toEqual({ inputTokens: 12671, outputTokens: 82 });
+  });
+
+  it('keeps prompt as the whole input on an OpenAI-compatible provider, and adds where cached cannot be part of it', () => {
+    expect(fromClineTask(NATIVE).reported).toEqual({ inputTokens: 13115, outputTokens: 224 });
+    const unknown = ANTHROPIC_TASK.map((m) =>
+      'modelInfo' in m ? { ...m, modelInfo: { ...m.modelInfo, providerId: 'vertex' } } : m,
+    );
+    expect(fromClineTask(unknown).reported).toEqual({ inputTokens: 12671, outputTokens: 82 });
+  });
+
+  it('so inspect no longer says the provider reported 10 input tokens for a request of thousands', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'lousho-cline-')), 'api_conversation_history.json');
+    await writeFile(path, JSON.stringify(ANTHROPIC_TASK));
+    const { out, io } = captureIO();
+    expect(await runCli(['inspect', path], io, noRun)).toBe(0);
+    const text = out.join('\n');
+    expect(text).not.toMatch(/reported 10 input tokens/);
+    expect(text).toMatch(/the provider reported 12,671 input tokens for the request that produced messages\[10\]/);
   });
 });

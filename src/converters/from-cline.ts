@@ -1,7 +1,14 @@
 import { type ConvertOptions, checkedTranscript } from './checked-transcript.js';
 import { anthropicMessages } from './from-anthropic.js';
 import { isRecord } from './invalid-input.js';
-import { type LogReading, numberOf, type ReportedUsage, reportedUsage, withReportedUsage } from './log-reading.js';
+import {
+  type LogReading,
+  numberOf,
+  type ReportedUsage,
+  reportedUsage,
+  sumOf,
+  withReportedUsage,
+} from './log-reading.js';
 
 type Block = Record<string, unknown>;
 
@@ -92,14 +99,50 @@ function answer(content: unknown[], calls: string[], assistant: Block | undefine
 const isEnvironment = (b: unknown) =>
   isRecord(b) && typeof b.text === 'string' && b.text.startsWith('<environment_details>');
 
-/** The usage Cline records on an assistant message (`metrics.tokens`: prompt holds the cache hits). */
-function metricsUsage(m: Block): ReportedUsage | undefined {
-  const tokens = isRecord(m.metrics) && isRecord(m.metrics.tokens) ? m.metrics.tokens : undefined;
+/**
+ * The providers whose handler in Cline yields an `inputTokens` without the cached tokens, which
+ * Cline's `metrics.tokens.prompt` then is: Anthropic's `usage.input_tokens`, which leaves the
+ * cache reads and writes out (cline/cline src/core/api/providers/anthropic.ts), and OpenRouter's
+ * and Cline's own `prompt_tokens - cached_tokens` (openrouter.ts, cline.ts). The OpenAI-compatible
+ * handler's is `prompt_tokens`, which holds the cached ones (openai.ts).
+ */
+const PROMPT_WITHOUT_CACHE = new Set(['anthropic', 'openrouter', 'cline']);
+
+type Tokens = { prompt?: unknown; completion?: unknown; cached?: unknown };
+
+const tokensOf = (m: Block): Tokens | undefined =>
+  isRecord(m.metrics) && isRecord(m.metrics.tokens) ? (m.metrics.tokens as Tokens) : undefined;
+const providerOf = (m: Block): string | undefined =>
+  isRecord(m.modelInfo) && typeof m.modelInfo.providerId === 'string' ? m.modelInfo.providerId : undefined;
+
+/**
+ * The providers of `history` whose `prompt` leaves the cached tokens out: those of
+ * {@link PROMPT_WITHOUT_CACHE}, and any other whose `cached` is ever more than its `prompt`
+ * (which a prompt that held them could not be).
+ */
+function promptsWithoutCache(history: readonly Block[]): Set<string | undefined> {
+  const out = new Set<string | undefined>(PROMPT_WITHOUT_CACHE);
+  for (const m of history) {
+    const tokens = m.role === 'assistant' ? tokensOf(m) : undefined;
+    const [prompt, cached] = [numberOf(tokens?.prompt), numberOf(tokens?.cached)];
+    if (prompt !== undefined && cached !== undefined && cached > prompt) out.add(providerOf(m));
+  }
+  return out;
+}
+
+/**
+ * The usage Cline records on an assistant message: `metrics.tokens` is `{ prompt: inputTokens,
+ * completion: outputTokens, cached: cacheWriteTokens + cacheReadTokens }` of the provider
+ * handler's usage; the input is `prompt + cached` where the handler's `prompt` leaves the cache
+ * out. `cached` joins reads and writes, so neither is reported apart.
+ */
+function metricsUsage(m: Block, withoutCache: ReadonlySet<string | undefined>): ReportedUsage | undefined {
+  const tokens = tokensOf(m);
   if (tokens === undefined) return undefined;
+  const prompt = numberOf(tokens.prompt);
   return reportedUsage({
-    inputTokens: numberOf(tokens.prompt),
+    inputTokens: withoutCache.has(providerOf(m)) ? sumOf(prompt, numberOf(tokens.cached)) : prompt,
     outputTokens: numberOf(tokens.completion),
-    cacheReadTokens: numberOf(tokens.cached),
   });
 }
 
@@ -113,13 +156,15 @@ function metricsUsage(m: Block): ReportedUsage | undefined {
  * XML, with the id `<tool>_<message>_<block>`. The rest of the user turn (environment
  * details, reminders) stays user text; tool_use and tool_result blocks of the native protocol
  * are read as they are. `metrics.tokens` of an assistant message becomes its
- * `metadata.reportedUsage`, and `modelInfo.modelId` the model.
+ * `metadata.reportedUsage` (the cached tokens added to `prompt` where the provider's handler
+ * leaves them out of it, as Anthropic's does), and `modelInfo.modelId` the model.
  *
  * @example
  * const { messages } = fromClineTask(JSON.parse(await readFile('api_conversation_history.json', 'utf8')));
  */
 export function fromClineTask(data: unknown, options: ConvertOptions = {}): LogReading {
   const history = Array.isArray(data) ? data.filter(isRecord) : [];
+  const withoutCache = promptsWithoutCache(history);
   const messages: Block[] = [];
   const usages: (ReportedUsage | undefined)[] = [];
   let open: string[] = [];
@@ -132,7 +177,7 @@ export function fromClineTask(data: unknown, options: ConvertOptions = {}): LogR
       assistant = { role: 'assistant', content: m.content };
       const blocks = Array.isArray(m.content) ? m.content : [];
       open = blocks.filter((b) => isRecord(b) && b.type === 'tool_use').map((b) => String((b as Block).id));
-      usages.push(metricsUsage(m));
+      usages.push(metricsUsage(m, withoutCache));
       if (isRecord(m.modelInfo) && typeof m.modelInfo.modelId === 'string') model = m.modelInfo.modelId;
       messages.push(assistant);
       return;

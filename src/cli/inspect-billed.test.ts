@@ -213,3 +213,50 @@ describe('lousho inspect beside the usage the file records', () => {
     );
   });
 });
+
+/**
+ * A Cline task on an OpenAI-compatible provider whose reported input is far below the count of
+ * what the file holds (as the Anthropic tasks read before their cache was added: prompt 10 where
+ * thousands were sent): twelve large read_file results, then the model's answer.
+ */
+function underBilledTask(): unknown[] {
+  const env = { type: 'text', text: '<environment_details>\n# Current Mode\nACT MODE\n</environment_details>' };
+  const history: unknown[] = [{ role: 'user', content: [{ type: 'text', text: '<task>\nReview it.\n</task>' }, env] }];
+  for (let i = 0; i < 12; i++) {
+    history.push(
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'read_file', input: { path: `src/f${i}.ts` } }],
+        modelInfo: { modelId: 'gpt-4o', providerId: 'openai', mode: 'act' },
+        metrics: { tokens: { prompt: 100 + i, completion: 20, cached: 0 } },
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: `[read_file for 'src/f${i}.ts'] Result:\n${`const v${i} = f(x);\n`.repeat(400)}` },
+        ],
+      },
+    );
+  }
+  history.push({ role: 'assistant', content: [{ type: 'text', text: 'Reviewed.' }] });
+  return history;
+}
+
+describe('lousho inspect where the provider billed less than the estimate', () => {
+  it('says each saving against the size it is subtracted from, never over 100%', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'lousho-billed-')), 'api_conversation_history.json');
+    await writeFile(path, JSON.stringify(underBilledTask()));
+    const { out, io } = captureIO();
+    expect(await runCli(['inspect', path, '--protected-tokens', '500'], io, noRun)).toBe(0);
+    const figure = (s: string) => Number(s.replace(/,/g, ''));
+    const now = figure(/^ {2}now\s+\[[^\]]*\] ([\d,]+) /m.exec(out.join('\n'))?.[1] ?? 'NaN');
+    const afters = out.filter((l) => /^ {2}after (pruning|summarizing)\s+\[/.test(l));
+    expect(afters).toHaveLength(2);
+    for (const line of afters) {
+      const [, after, saves, percent] = /\] ([\d,]+) tokens \(saves ([\d,]+), ([\d.]+)%\)/.exec(line) ?? [];
+      expect(figure(saves as string), line).toBe(now - figure(after as string));
+      expect(Number(percent), line).toBeLessThanOrEqual(100);
+      expect(Number(percent), line).toBeCloseTo((figure(saves as string) / now) * 100, 1);
+    }
+  });
+});

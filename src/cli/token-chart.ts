@@ -117,8 +117,11 @@ export function tokenChart(report: InspectReport, source: string, c: Colours): s
   ];
   if (report.byTool.length > 0) lines.push('', ...rows('Tool results by tool', report.byTool, tokens, c));
   const label = (text: string) => `  ${text.padEnd(LABEL + 10)}`;
-  const after = (left: number) =>
-    `${n(size(left))} tokens (saves ${n(tokens - left)}, ${pct(tokens - left, size(tokens))})`;
+  // A saving is what the size now loses, and a share of it (the sizes as drawn, billed where the file says).
+  const after = (left: number) => {
+    const saved = size(tokens) - size(left);
+    return `${n(size(left))} tokens (saves ${n(saved)}, ${pct(saved, size(tokens))})`;
+  };
   const bar = (estimate: number) => windowBar(size(estimate), window, threshold);
   lines.push(
     '',

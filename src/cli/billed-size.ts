@@ -86,6 +86,17 @@ export function billedSize(
   };
 }
 
+/**
+ * How far the estimate is from the bill, as inspect and report say it: 'exact', '75.8% under'
+ * (the estimate is that share of the bill below it) or '230.0% over' (above it).
+ */
+export function estimateOff(billed: Pick<BilledSize, 'reported' | 'estimated'>): string {
+  const diff = billed.estimated - billed.reported;
+  if (diff === 0) return 'exact';
+  const share = billed.reported === 0 ? '100.0' : ((Math.abs(diff) / billed.reported) * 100).toFixed(1);
+  return `${share}% ${diff < 0 ? 'under' : 'over'}`;
+}
+
 /** Whether the estimate and the bill differ by more than {@link BILLED_GAP_SHARE} of the bill. */
 export function billedDiffers(billed: Pick<BilledSize, 'reported' | 'estimated'>): boolean {
   return billed.reported > 0 && Math.abs(billed.reported - billed.estimated) > BILLED_GAP_SHARE * billed.reported;

@@ -161,4 +161,21 @@ describe.skipIf(FIXTURES === undefined)('the billed usage of real logs', () => {
       );
     },
   );
+
+  it.for(REAL_LOGS)(
+    '%s: report says how far the estimate is from the bill in the words inspect does',
+    async ([name]) => {
+      const path = join(FIXTURES as string, name as string);
+      const read = await readTranscriptFile(path);
+      const data = transcriptReport(path, read, 'read as test', { model: countingModel(undefined, read.model) });
+      const a = captureIO();
+      expect(await runCli(['inspect', path], a.io, noRun)).toBe(0);
+      // inspect: "the provider reported 21,552 input tokens for ...; estimated 5,213 (75.8% under)"
+      const [, estimated, off] = /; estimated ([\d,]+) \((\d+\.\d% (?:under|over))\)/.exec(a.out.join('\n')) ?? [];
+      expect(off).toBeDefined();
+      const note = data.notes.find((n) => n.includes('at the newest it billed')) as string;
+      expect(note).toContain(`where ${estimated} were estimated (${off})`);
+      expect(note).not.toMatch(/% more|% less/);
+    },
+  );
 });

@@ -1,6 +1,6 @@
 import { tokenProfile } from '../models/estimate-tokens.js';
 import { holdsProviderCompaction } from '../models/provider-billing.js';
-import { billedDiffers, billedSize, billedWhy, reportedRequests } from './billed-size.js';
+import { billedDiffers, billedSize, billedWhy, estimateOff, reportedRequests } from './billed-size.js';
 import type { ReportData, ReportMark, ReportStep } from './report-data.js';
 import { reportMakeup } from './report-makeup.js';
 import { type ReportWindowOptions, reportWindow } from './report-window.js';
@@ -69,8 +69,7 @@ export function transcriptReport(
       `The file records what the provider reported for its own request: ${n(newest.reported)} input tokens (estimated here: ${n(newest.estimated)}).`,
     );
   if (newest !== undefined && drawn > 0) {
-    const share = `${Math.round((Math.abs(newest.beyond) / newest.reported) * 100)}% ${newest.beyond < 0 ? 'less' : 'more'}`;
-    const why = billedDiffers(newest) ? ` (${share}): ${billedWhy(newest)}` : '';
+    const why = billedDiffers(newest) ? ` (${estimateOff(newest)}): ${billedWhy(newest)}` : '';
     notes.push(
       `The provider reported the input of ${drawn} of the ${steps.length} requests, drawn beside the estimate; at the newest it billed ${n(newest.reported)} tokens where ${n(newest.estimated)} were estimated${why}.`,
     );

@@ -1,4 +1,4 @@
-import { billedDiffers, billedWhy } from './billed-size.js';
+import { billedDiffers, billedWhy, estimateOff } from './billed-size.js';
 import type { Colours } from './colour.js';
 import { describeProtectedTail } from './compaction-defaults.js';
 import type { InspectReport, TokenRow } from './inspect-report.js';
@@ -72,8 +72,7 @@ function facts(report: InspectReport, c: Colours): string[] {
       `  ${superseded.messages} messages (${n(superseded.tokens)} tokens) before a provider's compaction are not counted: the provider no longer reads them`,
     );
   if (billed !== undefined) {
-    const diff = billed.estimated - billed.reported;
-    const off = diff === 0 ? 'exact' : `${pct(Math.abs(diff), billed.reported)} ${diff < 0 ? 'under' : 'over'}`;
+    const off = estimateOff(billed);
     const which =
       billed.index === report.messages
         ? 'this request'

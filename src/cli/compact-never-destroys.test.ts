@@ -140,6 +140,26 @@ describe('--out writes a regular file or a new one, and refuses anything else in
     expect(a.err.join('\n')).not.toMatch(/\.tmp|ENOENT/);
   });
 
+  // /proc exists on Linux and takes no new file: open() of the temporary file fails with ENOENT there.
+  it.skipIf(process.platform !== 'linux')(
+    'names the file it was given and a next step when its folder refuses new files (/proc), never the temporary file',
+    async () => {
+      const from = await input(await folder());
+      for (const [command, label] of [
+        ['compact', 'lousho compact'],
+        ['report', 'lousho report'],
+      ] as const) {
+        const a = io();
+        const args = command === 'compact' ? ['--protected-tokens', '0'] : [];
+        expect(await runCli([command, from, '--out', '/proc/x.json', ...args], a.io, noRun)).toBe(2);
+        expect(a.err.at(-1)).toBe(
+          `${label}: cannot write /proc/x.json: its folder takes no new files (ENOENT), so nothing was written. Give --out a file in a folder you can write to.`,
+        );
+        expect(a.err.join('\n')).not.toMatch(/\.tmp|^lousho: /m);
+      }
+    },
+  );
+
   it('refuses a named pipe, and a link to /dev/null or /dev/full, leaving each as it was', async () => {
     const dir = await folder();
     const from = await input(dir);

@@ -21,6 +21,24 @@ const REASONS: Record<string, string> = {
   EDQUOT: 'the disk quota is full',
 };
 
+/**
+ * Why the file system refused a step of the write (creating, writing or renaming the temporary
+ * file beside `path`), in words that name no temporary file: REASONS, else by its code.
+ */
+function writeRefusal(error: NodeJS.ErrnoException): string {
+  const known = REASONS[error.code ?? ''];
+  if (known !== undefined) return known;
+  // An existing folder that creates no file (as /proc does) answers open(..., 'wx') with ENOENT.
+  if (error.code === 'ENOENT') return 'its folder takes no new files (ENOENT)';
+  return `the file system refused it (${error.code})`;
+}
+
+/** A Node system error (it has an errno code and the call that failed), not one of ours. */
+const isSystemError = (error: unknown): error is NodeJS.ErrnoException =>
+  error instanceof Error &&
+  typeof (error as NodeJS.ErrnoException).code === 'string' &&
+  typeof (error as NodeJS.ErrnoException).syscall === 'string';
+
 /** What a path that is no regular file is, in words. */
 function kind(found: Stats): string {
   if (found.isDirectory()) return 'a folder';
@@ -68,8 +86,9 @@ async function target(path: string, label: string): Promise<{ file: string; mode
  * temporary file renamed over `path`, which a file system does in one step. A file it replaces
  * keeps its mode; a link is followed and stays. Only a regular file, or a new path in a folder
  * that exists, is written: anything else (a named pipe, a device, /dev/stdout, a folder) and a
- * path the file system refuses are a UsageError of one line that names `path` and starts with
- * `label` (e.g. 'lousho compact'), never the temporary file. When anything fails (or the process
+ * path the file system refuses (any error it gives while the temporary file is made, written or
+ * renamed) are a UsageError of one line that names `path` and starts with `label` (e.g.
+ * 'lousho compact') and says what to do, never the temporary file. When anything fails (or the process
  * is killed) `path` is as it was; the temporary file is removed when this process still can.
  */
 export async function writeFileSafely(
@@ -93,10 +112,10 @@ export async function writeFileSafely(
     await rename(temporary, file);
   } catch (error) {
     await unlink(temporary).catch(() => {});
-    const reason = REASONS[(error as NodeJS.ErrnoException).code ?? ''];
-    if (reason === undefined) throw error;
+    // Every refusal of the file system is one line naming `path`; what check() throws is its own.
+    if (!isSystemError(error)) throw error;
     throw new UsageError(
-      `${label}: cannot write ${path}: ${reason}, so nothing was written. Give --out a file in a folder you can write to.`,
+      `${label}: cannot write ${path}: ${writeRefusal(error)}, so nothing was written. Give --out a file in a folder you can write to.`,
     );
   }
 }

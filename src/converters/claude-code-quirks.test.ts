@@ -1,14 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../cli/commands.js';
 import { compactMessages } from '../compaction/compact-messages.js';
 import type { Message } from '../messages/types.js';
 import { pairingProblem } from '../messages/validate.js';
+import { captureIO, noRun } from '../test-support/cli.js';
 import { sharedPath } from '../test-support/corpus.js';
 import { fromClaudeCode } from './from-claude-code.js';
 
 const DUPLICATE = sharedPath('fixtures/transcripts/claude-code/vibe-claude-code-duplicate-record.jsonl');
 const BEADS = sharedPath('fixtures/transcripts/claude-code/spotter-create-beads-opus46.jsonl');
 const SUBAGENT = sharedPath('fixtures/transcripts/claude-code/spotter-acompact-subagent-sidechain.jsonl');
+const ORCHESTRATOR = sharedPath('fixtures/transcripts/claude-code/ccviewer-nextjs-todo-orchestrator.jsonl');
 const REASON = 'shared/fixtures/transcripts is not beside the checkout';
 
 const records = async (path: string) =>
@@ -16,6 +19,10 @@ const records = async (path: string) =>
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+/** What the reader says of a main session's subagent records: `records` of `runs` subagent runs. */
+const SIDECHAIN_DETAIL = (records: number, runs: number) =>
+  `${records} subagent record${records === 1 ? '' : 's'} (isSidechain, ${runs} run${runs === 1 ? '' : 's'}) left out: the Task results hold their answers; a subagent's own file (subagents/agent-*.jsonl) reads as its conversation`;
 
 const base = { sessionId: 's1', isSidechain: false };
 let n = 0;
@@ -66,6 +73,19 @@ describe.skipIf(DUPLICATE === undefined)(`real Claude Code logs (skipped when ${
     expect(reading.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(reading.detail).toBe("a subagent's own conversation: its records are all isSidechain");
     expect(reading.model).toBe('claude-opus-4-6');
+  });
+
+  it('says how many subagent records a main session left out (ccviewer-nextjs-todo-orchestrator.jsonl: 405 of 438, 5 Task runs)', async () => {
+    const lines = await records(ORCHESTRATOR as string);
+    expect([lines.length, lines.filter((r) => r.isSidechain === true).length]).toEqual([438, 405]);
+    const reading = fromClaudeCode(lines);
+    expect(reading.messages).toHaveLength(23);
+    expect(reading.detail).toBe(SIDECHAIN_DETAIL(405, 5));
+    const { out, io } = captureIO();
+    expect(await runCli(['inspect', ORCHESTRATOR as string], io, noRun)).toBe(0);
+    expect(out).toContain(
+      `  read as Claude Code session JSONL (${SIDECHAIN_DETAIL(405, 5)}), which lousho does not write back`,
+    );
   });
 
   it('sets the usage Anthropic reported on every assistant message of a real session', async () => {
@@ -172,10 +192,15 @@ describe('the quirks of Claude Code logs', () => {
     ]);
   });
 
-  it('leaves the sidechain records of a main session out: their answer is the Task result', () => {
-    const side = { ...block('msg_S', { type: 'text', text: 'Inside the subagent.' }), isSidechain: true };
+  it('leaves the sidechain records of a main session out, their answer being the Task result, and says how many', () => {
+    const side = {
+      ...block('msg_S', { type: 'text', text: 'Inside the subagent.' }),
+      isSidechain: true,
+      parentUuid: null,
+    };
     const { messages, detail } = fromClaudeCode([user('Hi.'), side, block('msg_M', { type: 'text', text: 'Hello.' })]);
     expect(messages.map(textOf)).toEqual(['Hi.', 'Hello.']);
-    expect(detail).toBeUndefined();
+    expect(detail).toBe(SIDECHAIN_DETAIL(1, 1));
+    expect(fromClaudeCode([user('Hi.'), block('msg_M', { type: 'text', text: 'Hello.' })]).detail).toBeUndefined();
   });
 });

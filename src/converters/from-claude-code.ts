@@ -27,8 +27,17 @@ export function isClaudeCodeSession(records: readonly unknown[]): boolean {
   return records.some((r) => isConversationRecord(r) && typeof r.sessionId === 'string');
 }
 
+/** The conversation records read, and what of the subagents' was left out. */
+interface Conversation {
+  kept: ClaudeRecord[];
+  /** The file is a subagent's own: every record isSidechain. */
+  subagent: boolean;
+  /** Of a main session, the subagent records left out, and how many runs (records with no sidechain parent) they are. */
+  sidechain: { records: number; runs: number };
+}
+
 /** The conversation records read: after the last `compact_boundary`, each `uuid` once (the latest version, where it was first logged). */
-function conversationOf(records: readonly unknown[]): { kept: ClaudeRecord[]; subagent: boolean } {
+function conversationOf(records: readonly unknown[]): Conversation {
   let start = 0;
   records.forEach((r, i) => {
     if (isRecord(r) && r.type === 'system' && r.subtype === 'compact_boundary') start = i + 1;
@@ -46,7 +55,19 @@ function conversationOf(records: readonly unknown[]): { kept: ClaudeRecord[]; su
   }
   // A subagent's own file holds nothing but sidechain records: it is read as its conversation.
   const subagent = kept.length > 0 && kept.every((r) => r.isSidechain === true);
-  return { kept: subagent ? kept : kept.filter((r) => r.isSidechain !== true), subagent };
+  if (subagent) return { kept, subagent, sidechain: { records: 0, runs: 0 } };
+  const side = kept.filter((r) => r.isSidechain === true);
+  const sideUuids = new Set(side.map((r) => r.uuid));
+  const runs = side.filter((r) => !sideUuids.has(r.parentUuid)).length;
+  return { kept: kept.filter((r) => r.isSidechain !== true), subagent, sidechain: { records: side.length, runs } };
+}
+
+/** What the reader says of the file: a subagent's own conversation, or the subagent records a main session left out. */
+function detailOf({ subagent, sidechain: { records, runs } }: Conversation): string | undefined {
+  if (subagent) return "a subagent's own conversation: its records are all isSidechain";
+  if (records === 0) return undefined;
+  const s = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `${s(records, 'subagent record')} (isSidechain, ${s(runs, 'run')}) left out: the Task results hold their answers; a subagent's own file (subagents/agent-*.jsonl) reads as its conversation`;
 }
 
 /** One reply of the model: its blocks (one record each, same `message.id`), the results logged since, and its usage. */
@@ -68,8 +89,8 @@ const outputOf = (r: ClaudeRecord | undefined) =>
  * followed by every result logged before the next reply. A record logged twice (same `uuid`,
  * Claude Code rewrites some) is read once, as last written. Records of subagents
  * (`isSidechain: true`) are left out of a main session (their final answers are the Task
- * tool's results); a subagent's own file, all sidechain, is read as its conversation (said
- * in `detail`). After a `/compact` only what follows the last `compact_boundary` is read, as
+ * tool's results), and `detail` says how many records of how many runs; a subagent's own
+ * file, all sidechain, is read as its conversation (said in `detail`). After a `/compact` only what follows the last `compact_boundary` is read, as
  * Claude Code itself does (its summary is the first user message). Each assistant message
  * carries the usage Anthropic reported for its request in `metadata.reportedUsage` (a
  * streamed reply's records repeat the usage so far: the largest is taken once), except
@@ -80,7 +101,8 @@ const outputOf = (r: ClaudeRecord | undefined) =>
  * const { messages, model, reported } = fromClaudeCode(lines);
  */
 export function fromClaudeCode(records: readonly unknown[], options: ConvertOptions = {}): LogReading {
-  const { kept, subagent } = conversationOf(records);
+  const conversation = conversationOf(records);
+  const { kept } = conversation;
   const messages: { role: string; content: unknown }[] = [];
   const usages: (ReportedUsage | undefined)[] = [];
   let turn: Turn | undefined;
@@ -120,7 +142,7 @@ export function fromClaudeCode(records: readonly unknown[], options: ConvertOpti
     ...logExtras({
       model: typeof last?.message.model === 'string' ? last.message.model : undefined,
       reported: reportedAnthropicUsage(last?.message.usage),
-      detail: subagent ? "a subagent's own conversation: its records are all isSidechain" : undefined,
+      detail: detailOf(conversation),
     }),
   };
 }

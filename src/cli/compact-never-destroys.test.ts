@@ -29,7 +29,7 @@ describe('lousho compact never destroys a file', () => {
       const code = await runCli(['compact', path, '--out', path, '--overwrite'], a.io, noRun);
       expect(code).not.toBe(0);
       expect(a.err.join('\n')).toMatch(
-        /Claude Code session JSONL, which lousho does not write back; .*Give --out another file/,
+        /Claude Code session JSONL \(405 subagent records .*\), which lousho does not write back; .*Give --out another file/,
       );
       expect((await readFile(path)).equals(before)).toBe(true);
       expect(await readdir(dir)).toEqual(['session.jsonl']);

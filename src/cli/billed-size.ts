@@ -86,6 +86,14 @@ export function billedSize(
   };
 }
 
+/** What inspect's headline and report's summary call the newest request whose input the provider reported. */
+export const NEWEST_BILLED = 'newest billed request';
+
+/** That request's figure as both give it: '131,573 (estimated 115,343)', what the provider reported and the estimate of it. */
+export function newestBilledText(billed: Pick<BilledSize, 'reported' | 'estimated'>): string {
+  return `${billed.reported.toLocaleString('en-US')} (estimated ${billed.estimated.toLocaleString('en-US')})`;
+}
+
 /**
  * How far the estimate is from the bill, as inspect and report say it: 'exact', '75.8% under'
  * (the estimate is that share of the bill below it) or '230.0% over' (above it).

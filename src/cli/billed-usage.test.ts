@@ -71,7 +71,7 @@ describe('the billed usage a log records, beside the estimate', () => {
     expect(reportPage(plain, 'test')).not.toContain('class="reported"');
   });
 
-  it('makes inspect draw the window and headline at the billed size, and say so', async () => {
+  it('makes inspect give the newest billed request in its headline and draw the window with what it billed beyond, and say so', async () => {
     const path = await file(session(billedLikeClaudeCode));
     const a = captureIO();
     // Claude Code runs it with a 200,000-token window.
@@ -80,20 +80,22 @@ describe('the billed usage a log records, beside the estimate', () => {
     ).toBe(0);
     const [headline] = a.out;
     const estimate = Number(/, ([\d,]+) tokens estimated/.exec(headline ?? '')?.[1]?.replaceAll(',', ''));
-    const billed = Number(/ ([\d,]+) as billed/.exec(headline ?? '')?.[1]?.replaceAll(',', ''));
+    const billed = Number(/newest billed request ([\d,]+) /.exec(headline ?? '')?.[1]?.replaceAll(',', ''));
     expect(estimate).toBeLessThan(10_000);
     expect(billed).toBeGreaterThan(140_000);
     expect(a.out.join('\n')).toContain(
-      'the file holds no system prompt and no tool definitions, which the provider counted; the window below is drawn at the billed size',
+      'the file holds no system prompt and no tool definitions, which the provider counted; the window below adds what the provider billed beyond the estimate',
     );
     const now = a.out.find((l) => l.trimStart().startsWith('now')) ?? '';
     expect(now).toMatch(/\[█{25,}[█░]*\|[░█]+\] [\d,]+ \(7\d\.\d%\)$/);
+    const drawn = Number(/\] ([\d,]+) \(/.exec(now)?.[1]?.replaceAll(',', ''));
     const json = captureIO();
     expect(await runCli(['inspect', path, '--model', 'claude-sonnet-4-6', '--json'], json.io, noRun)).toBe(0);
     const report = JSON.parse(json.out.join('\n'));
     expect(report.tokens).toBe(estimate);
     expect(report.billed).toMatchObject({ index: 11, lacks: ['the system prompt', 'the tool definitions'] });
-    expect(report.tokens + report.billed.beyond).toBe(billed);
+    expect(report.billed.reported).toBe(billed);
+    expect(report.tokens + report.billed.beyond).toBe(drawn);
   });
 
   it('takes the usage of a request body as its own request: a note in the page, no step, nothing missing', async () => {
@@ -178,4 +180,27 @@ describe.skipIf(FIXTURES === undefined)('the billed usage of real logs', () => {
       expect(note).not.toMatch(/% more|% less/);
     },
   );
+
+  it.for(REAL_LOGS)('%s: inspect and report give the one billed figure under one name', async ([name]) => {
+    const path = join(FIXTURES as string, name as string);
+    const a = captureIO();
+    expect(await runCli(['inspect', path], a.io, noRun)).toBe(0);
+    const dir = await mkdtemp(join(tmpdir(), 'lousho-billed-usage-'));
+    const b = captureIO();
+    expect(await runCli(['report', path, '--out', join(dir, 'p.html')], b.io, noRun)).toBe(0);
+    const page = await readFile(join(dir, 'p.html'), 'utf8');
+    const named = /newest billed request ([\d,]+) \(estimated ([\d,]+)/;
+    const inInspect = named.exec(a.out[0] as string);
+    const inReport = named.exec(page.replace('<dt>newest billed request</dt><dd>', 'newest billed request '));
+    expect(inInspect, a.out[0]).not.toBeNull();
+    expect(inReport?.slice(1)).toEqual(inInspect?.slice(1));
+    // The real figure: what the provider reported for that request, as --json gives it.
+    const c = captureIO();
+    expect(await runCli(['inspect', path, '--json'], c.io, noRun)).toBe(0);
+    const { billed } = JSON.parse(c.out.join('\n'));
+    expect(inInspect?.[1]).toBe(billed.reported.toLocaleString('en-US'));
+    expect(a.out[0]).not.toMatch(/as billed/);
+    if (name === 'codex-cli/codemie-rollout-gpt55-0.125.jsonl')
+      expect(inInspect?.slice(1)).toEqual(['131,573', '115,343']);
+  });
 });

@@ -60,8 +60,9 @@ the compaction threshold marked, and what pruning old tool results and summarizi
 would save, with the defaults \`lousho compact\` uses (the protected tail is printed). The label
 says which tokenizer counted and whether the count is exact for the model; "after pruning" is
 what \`lousho compact\` with the same options does. When the file records the usage the provider
-reported, it is printed beside the estimate of the same request, and the headline and the window
-are drawn at the billed size (a log holds no system prompt or tool definitions).
+reported, it is printed beside the estimate of the same request, the headline gives it as the
+newest billed request, and the window is drawn with what the provider billed beyond the estimate
+(a log holds no system prompt or tool definitions).
 
 ${TOTAL}
 

@@ -40,9 +40,10 @@ export interface InspectReport extends CliCompactionSizes {
   reported?: ReportedUsage;
   /**
    * The newest request whose input the provider reported, beside the estimate of the same
-   * request: the chart's headline and window bars add its `beyond` (what the provider billed
-   * beyond what the file holds) to every size, so a log without its system prompt and tool
-   * definitions is drawn at the size it was billed.
+   * request: the chart's headline gives it (the newest billed request, as report's summary
+   * does), and its window bars add its `beyond` (what the provider billed beyond what the file
+   * holds) to every size, so a log without its system prompt and tool definitions is drawn near
+   * the size it was billed.
    */
   billed?: BilledSize;
   /** Tokens left after pruning as `lousho compact` would (the same protected tail), and how many results. */
@@ -53,7 +54,7 @@ export interface InspectReport extends CliCompactionSizes {
    * itself when nothing outside the protected tail is old enough to summarize.
    */
   summarize: { tokensAfter: number; messagesSummarized: number };
-  /** USD for sending the transcript once (at the billed size, when the file records one), when the model's price is known. */
+  /** USD for sending the transcript once (with what the provider billed beyond the estimate, when the file records it), when the model's price is known. */
   inputCostUsd?: number;
 }
 

@@ -72,6 +72,8 @@ export interface ReportData {
   byRole: ReportRow[];
   byTool: ReportRow[];
   largest: ReportResult[];
+  /** The newest request whose input the provider reported, and its estimate (the step it produced, when it is one). */
+  newestBilled?: { reported: number; estimated: number; step?: number };
   /** For a transcript: the size of the request it makes, the total inspect and compact give it (transcriptTokens()). */
   transcriptTokens?: number;
   /** Messages and tokens produced over the run, and (when known apart) in the transcript at its end. */

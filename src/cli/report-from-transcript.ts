@@ -80,9 +80,19 @@ export function transcriptReport(
     tokenProfile(options.model),
     stepOf,
   );
+  const newestStep = steps.findLast((s) => s.reported !== undefined);
   return {
     title,
     source,
+    ...(newest === undefined
+      ? {}
+      : {
+          newestBilled: {
+            reported: newest.reported,
+            estimated: newest.estimated,
+            ...(newest.index < file.messages.length && newestStep !== undefined ? { step: newestStep.step } : {}),
+          },
+        }),
     sizes: `estimated with the ${label.text}${drawn > 0 ? '; beside them, the input tokens the provider reported' : ''}`,
     ...reportWindow(options),
     steps,

@@ -1,3 +1,4 @@
+import { NEWEST_BILLED, newestBilledText } from './billed-size.js';
 import { reportChart } from './report-chart.js';
 import { billedTokens, freedTokens, type ReportData, type ReportStep } from './report-data.js';
 import { count, escapeHtml, percent, wellFormed } from './report-format.js';
@@ -52,6 +53,7 @@ function summary(data: ReportData): string {
     undefined,
   );
   const compactions = data.marks.filter((m) => m.kind === 'compaction');
+  const billed = data.newestBilled;
   const recoveries = data.marks.filter((m) => m.kind === 'recovery');
   const freed = data.marks.reduce((sum, m) => sum + (m.kind === 'rewind' ? 0 : freedTokens(m)), 0);
   const over = (limit: number) => data.steps.filter((s) => billedTokens(s) > limit).length;
@@ -60,6 +62,14 @@ function summary(data: ReportData): string {
   const items: [string, string][] = [
     ['steps', count(data.steps.length)],
     ['largest request', peak === undefined ? '–' : largest(peak)],
+    ...(billed === undefined
+      ? []
+      : [
+          [
+            NEWEST_BILLED,
+            `${newestBilledText(billed)}${billed.step === undefined ? ", the file's own request" : ` (step ${count(billed.step)})`}`,
+          ] as [string, string],
+        ]),
     ...(data.transcriptTokens === undefined
       ? []
       : [['transcript size', `${count(data.transcriptTokens)} tokens`] as [string, string]]),

@@ -1,4 +1,4 @@
-import { billedDiffers, billedWhy, estimateOff } from './billed-size.js';
+import { billedDiffers, billedWhy, estimateOff, NEWEST_BILLED, newestBilledText } from './billed-size.js';
 import type { Colours } from './colour.js';
 import { describeProtectedTail } from './compaction-defaults.js';
 import type { InspectReport, TokenRow } from './inspect-report.js';
@@ -82,7 +82,8 @@ function facts(report: InspectReport, c: Colours): string[] {
         `  the provider reported ${n(billed.reported)} input tokens for ${which}; estimated ${n(billed.estimated)} (${off})`,
       ),
     );
-    if (billedDiffers(billed)) lines.push(`  ${billedWhy(billed)}; the window below is drawn at the billed size`);
+    if (billedDiffers(billed))
+      lines.push(`  ${billedWhy(billed)}; the window below adds what the provider billed beyond the estimate`);
   }
   return lines;
 }
@@ -104,7 +105,7 @@ export function tokenChart(report: InspectReport, source: string, c: Colours): s
   const headline =
     report.billed === undefined
       ? `${n(tokens)} tokens`
-      : `${n(tokens)} tokens estimated, ${n(size(tokens))} as billed (the estimate ${beyond < 0 ? '-' : '+'} ${n(Math.abs(beyond))}, from the usage the file records)`;
+      : `${n(tokens)} tokens estimated; ${NEWEST_BILLED} ${newestBilledText(report.billed)}, from the usage the file records`;
   const lines = [
     `${c.bold(report.file)}: ${report.messages} messages, ${headline}`,
     c.dim(`  counted with the ${report.tokenizer.text}`),
@@ -128,7 +129,9 @@ export function tokenChart(report: InspectReport, source: string, c: Colours): s
     `  ${describeProtectedTail(report)}; the previews use it, as \`lousho compact\` does`,
     ...(report.billed === undefined
       ? []
-      : [`  sizes as billed: each estimate ${beyond < 0 ? '-' : '+'} ${n(Math.abs(beyond))}`]),
+      : [
+          `  sizes with what the provider billed beyond the estimate at that request: each estimate ${beyond < 0 ? '-' : '+'} ${n(Math.abs(beyond))}`,
+        ]),
     `${label('now')}${bar(tokens)} ${n(size(tokens))} (${pct(size(tokens), window)})${over}`,
     `${label('after pruning')}${c.green(bar(report.prune.tokensAfter))} ${after(report.prune.tokensAfter)}, ${report.prune.results} old tool results replaced by markers`,
     report.summarize.messagesSummarized === 0
@@ -136,7 +139,7 @@ export function tokenChart(report: InspectReport, source: string, c: Colours): s
       : `${label('after summarizing')}${c.green(bar(report.summarize.tokensAfter))} ${after(report.summarize.tokensAfter)}, ${report.summarize.messagesSummarized} old messages in one summary`,
   );
   if (report.inputCostUsd !== undefined) {
-    const at = report.billed === undefined ? '' : ' at the billed size';
+    const at = report.billed === undefined ? '' : ', with what the provider billed beyond the estimate';
     lines.push('', `Sending it once to ${report.model} costs about $${report.inputCostUsd.toFixed(4)} of input${at}.`);
   }
   return lines;

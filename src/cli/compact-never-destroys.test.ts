@@ -5,7 +5,7 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Child } from '../test-support/child-process.js';
 import { captureIO, noRun } from '../test-support/cli.js';
-import { sharedPath } from '../test-support/corpus.js';
+import { sharedFixture } from '../test-support/corpus.js';
 import { readingTranscript } from '../test-support/transcripts.js';
 import { runCli } from './commands.js';
 
@@ -15,7 +15,11 @@ async function folder(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'lousho-never-destroy-'));
 }
 
-const claudeCode = sharedPath('fixtures/transcripts/claude-code/ccviewer-nextjs-todo-orchestrator.jsonl');
+const claudeCode = sharedFixture(
+  'fixtures/transcripts/claude-code/ccviewer-nextjs-todo-orchestrator.jsonl',
+  'compact-never-destroys.test.ts',
+  'the test on a real Claude Code session',
+);
 
 describe('lousho compact never destroys a file', () => {
   it.skipIf(claudeCode === undefined)(

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../contracts/agent-event.js';
 import { type BrowserPage, Chromium, findChromium } from '../test-support/chromium.js';
 import { captureIO, noRun } from '../test-support/cli.js';
-import { sharedPath } from '../test-support/corpus.js';
+import { sharedFixture } from '../test-support/corpus.js';
 import { PROVIDER_ENV_KEYS } from '../test-support/provider-setup.js';
 import { demoProject, longTranscript, savedSession } from '../test-support/report-runs.js';
 import { colours } from './colour.js';
@@ -98,6 +98,12 @@ async function report(input: string, out: string, ...options: string[]): Promise
   expect(await runCli(['report', input, '--out', out, ...options], a.io, noRun), a.err.join('\n')).toBe(0);
   return a.out[0] as string;
 }
+
+const claudeCode = sharedFixture(
+  'fixtures/transcripts/claude-code/ccviewer-nextjs-todo-orchestrator.jsonl',
+  'report-in-browser.test.ts',
+  'the page of a real Claude Code session',
+);
 
 describe.skipIf(chromium === undefined)('the run report in a real browser', () => {
   it('draws a saved session: a point per step, every compaction with what it freed, its roles and tools, and a cursor that follows the pointer', async () => {
@@ -247,7 +253,6 @@ describe.skipIf(chromium === undefined)('the run report in a real browser', () =
     );
   }, 240_000);
 
-  const claudeCode = sharedPath('fixtures/transcripts/claude-code/ccviewer-nextjs-todo-orchestrator.jsonl');
   it.skipIf(claudeCode === undefined)(
     'draws a real Claude Code session with the tools it called and what each request was billed',
     async () => {

@@ -28,6 +28,19 @@ export function sharedPath(path: string): string | undefined {
   return candidates.find((p) => existsSync(p));
 }
 
+/**
+ * sharedPath() for a test that skips without the file: when it is not there, says so on stderr
+ * as the other tests of ../shared do, naming the test file, the file it looked for and what is
+ * skipped ('compact-never-destroys.test.ts: shared/fixtures/... is not beside the checkout; the
+ * test on a real Claude Code session is skipped.').
+ */
+export function sharedFixture(path: string, testFile: string, skipped: string): string | undefined {
+  const found = sharedPath(path);
+  if (found === undefined)
+    console.warn(`${testFile}: shared/${path} is not beside the checkout; ${skipped} is skipped.`);
+  return found;
+}
+
 /** The corpus's trajectory files, sorted; [] when the corpus is not there. */
 export function corpusFiles(dir = corpusDir()): string[] {
   if (dir === undefined) return [];

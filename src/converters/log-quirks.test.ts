@@ -154,7 +154,8 @@ describe("this package's own session logs", () => {
     await session.send('Thanks.');
     const [log] = (await readdir(dir)).filter((f) => f.endsWith('.jsonl'));
     const path = join(dir, log as string);
-    expect((await readFile(path, 'utf8')).split('\n')[0]).toMatch(/^\[\{"type":/);
+    // Each line is the store's framing (the version it follows) and then the entry: a JSON array of records.
+    expect((await readFile(path, 'utf8')).split('\n')[0]).toMatch(/\[\{"type":"messages"/);
     const { messages, source } = await readTranscriptFile(path);
     expect(source.log).toBe('a FileSessionStore log');
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant']);

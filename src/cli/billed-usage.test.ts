@@ -87,8 +87,13 @@ describe('the billed usage a log records, beside the estimate', () => {
       'the file holds no system prompt and no tool definitions, which the provider counted; the window below adds what the provider billed beyond the estimate',
     );
     const now = a.out.find((l) => l.trimStart().startsWith('now')) ?? '';
-    expect(now).toMatch(/\[█{25,}[█░]*\|[░█]+\] [\d,]+ \(7\d\.\d%\)$/);
-    const drawn = Number(/\] ([\d,]+) \(/.exec(now)?.[1]?.replaceAll(',', ''));
+    // The figure is the one count (compact's); the bar and the share are drawn at the billed size, said beside it.
+    expect(now).toMatch(
+      /\[█{25,}[█░]*\|[░█]+\] [\d,]+ \(7\d\.\d% of the window; [\d,]+ with what was billed beyond\)$/,
+    );
+    const shown = Number(/\] ([\d,]+) \(/.exec(now)?.[1]?.replaceAll(',', ''));
+    const drawn = Number(/; ([\d,]+) with what was billed beyond/.exec(now)?.[1]?.replaceAll(',', ''));
+    expect(shown).toBe(estimate);
     const json = captureIO();
     expect(await runCli(['inspect', path, '--model', 'claude-sonnet-4-6', '--json'], json.io, noRun)).toBe(0);
     const report = JSON.parse(json.out.join('\n'));

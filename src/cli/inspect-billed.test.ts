@@ -253,7 +253,7 @@ describe('lousho inspect where the provider billed less than the estimate', () =
     const afters = out.filter((l) => /^ {2}after (pruning|summarizing)\s+\[/.test(l));
     expect(afters).toHaveLength(2);
     for (const line of afters) {
-      const [, after, saves, percent] = /\] ([\d,]+) tokens \(saves ([\d,]+), ([\d.]+)%\)/.exec(line) ?? [];
+      const [, after, saves, percent] = /\] ([\d,]+) tokens \(saves ([\d,]+), ([\d.]+)%[;)]/.exec(line) ?? [];
       expect(figure(saves as string), line).toBe(now - figure(after as string));
       expect(Number(percent), line).toBeLessThanOrEqual(100);
       expect(Number(percent), line).toBeCloseTo((figure(saves as string) / now) * 100, 1);

@@ -48,13 +48,15 @@ async function run(argv: string[]) {
   return a;
 }
 
+const figure = (text: string | undefined) => Number(text?.replaceAll(',', '') ?? Number.NaN);
+
 /** The three commands' totals and compact's pruning, on one file with the same options (report takes no --protected-tokens: the total does not depend on it). */
 async function threeCounts(file: string, options: string[]) {
   const dir = await mkdtemp(join(tmpdir(), 'lousho-one-count-'));
   const inspect = JSON.parse((await run(['inspect', file, '--json', ...options])).out.join('\n'));
   const compact = await run(['compact', file, '--out', join(dir, 'out.json'), ...options]);
   const line = compact.err.find((l) => l.startsWith('prune-tool-results:')) ?? '';
-  const [, before, after, pruned] = /: (\d+) -> (\d+) tokens; (\d+) tool results pruned/.exec(line) ?? [];
+  const [, before, after, pruned] = /: ([\d,]+) -> ([\d,]+) tokens; ([\d,]+) tool results pruned/.exec(line) ?? [];
   // What compact wrote, read back as a user would (its format detected, no --from) and counted
   // by inspect (with the model the file named, which the written format may not carry).
   const unwritten = line.includes('was not written');
@@ -64,13 +66,18 @@ async function threeCounts(file: string, options: string[]) {
   const shared = options.filter((o, i) => o !== '--protected-tokens' && options[i - 1] !== '--protected-tokens');
   await run(['report', file, '--out', join(dir, 'page.html'), ...shared]);
   const page = await readFile(join(dir, 'page.html'), 'utf8');
+  // What inspect prints, as a user reads it: the size now and after pruning, in the same count.
+  const text = (await run(['inspect', file, ...options])).out.join('\n');
+  const printed = (label: string) =>
+    figure(new RegExp(`^ {2}${label}\\s+\\[[^\\]]*\\] ([\\d,]+)`, 'm').exec(text)?.[1]);
   const total = /<dt>transcript size<\/dt><dd>([\d,]+) tokens/.exec(page)?.[1];
   return {
     inspect: inspect.tokens as number,
-    compact: Number(before),
-    report: Number(total?.replaceAll(',', '')),
+    compact: figure(before),
+    report: figure(total),
+    printed: { now: printed('now'), afterPruning: printed('after pruning') },
     preview: { results: inspect.prune.results as number, tokensAfter: inspect.prune.tokensAfter as number },
-    done: { results: Number(pruned), tokensAfter: Number(after) },
+    done: { results: figure(pruned), tokensAfter: figure(after) },
     written: back.tokens as number,
   };
 }
@@ -81,6 +88,7 @@ describe('one count for one file', () => {
     expect(counts.compact).toBe(counts.inspect);
     expect(counts.report).toBe(counts.inspect);
     expect(counts.done).toEqual(counts.preview);
+    expect(counts.printed).toEqual({ now: counts.inspect, afterPruning: counts.done.tokensAfter });
     expect(counts.written).toBe(counts.done.tokensAfter);
     expect(counts.done.results).toBeGreaterThan(0);
   });
@@ -107,6 +115,10 @@ describe('one count for one file', () => {
       expect(counts.compact, 'compact').toBe(counts.inspect);
       expect(counts.report, 'report').toBe(counts.inspect);
       expect(counts.done, 'pruned').toEqual(counts.preview);
+      expect(counts.printed, 'the figures inspect prints').toEqual({
+        now: counts.inspect,
+        afterPruning: counts.done.tokensAfter,
+      });
       const lossy = LOSSY[file];
       if (lossy === undefined) expect(counts.written, 'the file compact wrote').toBe(counts.done.tokensAfter);
       else {

@@ -90,9 +90,10 @@ function facts(report: InspectReport, c: Colours): string[] {
 
 /**
  * The chart `lousho inspect` prints: bars per role and per tool, the window and threshold,
- * what compaction would save. Where the file records what the provider billed, the headline
- * and the window bars are at the billed size: the estimate plus what the provider billed
- * beyond it at its newest reported request (a log holds no system prompt or tool definitions).
+ * what compaction would save. Its figures are the one count that compact and report give too;
+ * where the file records what the provider billed, the window bars are drawn at the billed size
+ * (the estimate plus what the provider billed beyond it at its newest reported request: a log
+ * holds no system prompt or tool definitions), and each figure says that size beside it.
  */
 export function tokenChart(report: InspectReport, source: string, c: Colours): string[] {
   const { tokens, contextWindow: window, thresholdTokens: threshold } = report;
@@ -117,11 +118,11 @@ export function tokenChart(report: InspectReport, source: string, c: Colours): s
   ];
   if (report.byTool.length > 0) lines.push('', ...rows('Tool results by tool', report.byTool, tokens, c));
   const label = (text: string) => `  ${text.padEnd(LABEL + 10)}`;
-  // A saving is what the size now loses, and a share of it (the sizes as drawn, billed where the file says).
-  const after = (left: number) => {
-    const saved = size(tokens) - size(left);
-    return `${n(size(left))} tokens (saves ${n(saved)}, ${pct(saved, size(tokens))})`;
-  };
+  // The figures are compact's count; the billed size, which the bars draw, is said beside it.
+  const billedSize = (estimate: number) =>
+    report.billed === undefined ? '' : `; ${n(size(estimate))} with what was billed beyond`;
+  const after = (left: number) =>
+    `${n(left)} tokens (saves ${n(tokens - left)}, ${pct(tokens - left, tokens)}${billedSize(left)})`;
   const bar = (estimate: number) => windowBar(size(estimate), window, threshold);
   lines.push(
     '',
@@ -130,9 +131,9 @@ export function tokenChart(report: InspectReport, source: string, c: Colours): s
     ...(report.billed === undefined
       ? []
       : [
-          `  sizes with what the provider billed beyond the estimate at that request: each estimate ${beyond < 0 ? '-' : '+'} ${n(Math.abs(beyond))}`,
+          `  the bars add what the provider billed beyond the estimate at that request: each estimate ${beyond < 0 ? '-' : '+'} ${n(Math.abs(beyond))}`,
         ]),
-    `${label('now')}${bar(tokens)} ${n(size(tokens))} (${pct(size(tokens), window)})${over}`,
+    `${label('now')}${bar(tokens)} ${n(tokens)} (${pct(size(tokens), window)}${report.billed === undefined ? '' : ' of the window'}${billedSize(tokens)})${over}`,
     `${label('after pruning')}${c.green(bar(report.prune.tokensAfter))} ${after(report.prune.tokensAfter)}, ${report.prune.results} old tool results replaced by markers`,
     report.summarize.messagesSummarized === 0
       ? `${label('after summarizing')}${c.dim('nothing outside the protected tail is old enough to summarize')}`

@@ -14,9 +14,9 @@ export function defaultReportPath(input: string): string {
  * Writes the page to `path` the never-destroy way (see {@link writeFileSafely}): a file there
  * is replaced only by a page that was written whole and read back the same. It never writes
  * over `input`, the file the report was made from. A path it cannot write is refused with
- * one line that says why (exit 2).
+ * one line that says why (exit 2), starting with `label`, the command that writes it.
  */
-export async function writeReport(path: string, html: string, input?: string): Promise<void> {
+export async function writeReport(path: string, html: string, input?: string, label = 'lousho report'): Promise<void> {
   if (input !== undefined && (await sameFile(input, path)))
     throw new UsageError(`lousho report: --out is the file it reads (${path}); the report goes to another file.`);
   await writeFileSafely(
@@ -26,6 +26,6 @@ export async function writeReport(path: string, html: string, input?: string): P
       if ((await readFile(written, 'utf8')) !== html)
         throw new Error(`the page written to ${path} did not read back whole; ${path} was left as it was`);
     },
-    'lousho report',
+    label,
   );
 }

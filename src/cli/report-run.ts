@@ -13,14 +13,13 @@ export function runReportPath(now = new Date()): string {
 }
 
 /**
- * Writes the main job's report page and says where, as the run's last line; a page that
- * cannot be written is said too, and does not fail the run it reports on.
+ * Writes the main job's report page and gives the line that says where, the run's last line.
+ * A page that cannot be written fails the run with one line naming `lousho run` (a UsageError,
+ * exit 2); `lousho run` checks --out before it starts, so that happens only when the file system
+ * changed during the run.
  */
 export async function writeRunReport(data: ReportData, path: string, c: Colours): Promise<string> {
-  try {
-    await writeReport(path, reportPage(data, `Written by lousho ${version()} at the end of \`lousho run\``));
-    return `${c.bold('Report')}: ${path} (${reportLine(data)}; open it in a browser)`;
-  } catch (error) {
-    return c.yellow(`The report could not be written: ${(error as Error).message}`);
-  }
+  const page = reportPage(data, `Written by lousho ${version()} at the end of \`lousho run\``);
+  await writeReport(path, page, undefined, 'lousho run');
+  return `${c.bold('Report')}: ${path} (${reportLine(data)}; open it in a browser)`;
 }

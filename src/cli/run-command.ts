@@ -4,6 +4,7 @@ import { COMMAND_HELP } from './help.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { tokensOption } from './transcript-input.js';
 import { UsageError } from './usage-error.js';
+import { checkWritable } from './write-safely.js';
 
 /** What `lousho run` was told on its command line; each absent one takes the main job's default. */
 export interface RunOptions {
@@ -63,6 +64,8 @@ export async function runCommand(args: string[], io: CliIO, run: RunJob): Promis
     throw new UsageError(`lousho run: no folder ${folder}. Give a folder to read, or none for the current one.`);
   const maxSteps = positiveWhole(values['max-steps'], '--max-steps');
   const window = positiveWhole(values.window, '--window');
+  // The page is written at the end of a long run: a path it cannot be written to is refused first.
+  if (typeof values.out === 'string') await checkWritable(values.out, 'lousho run');
   const options: RunOptions = {
     ...(folder === undefined ? {} : { folder }),
     ...(typeof values.model === 'string' ? { model: values.model } : {}),

@@ -80,6 +80,15 @@ async function target(path: string, label: string): Promise<{ file: string; mode
 }
 
 /**
+ * Refuses, before any work, a path that {@link writeFileSafely} would refuse for what it is
+ * (a pipe, a device, a folder, a path whose folder does not exist): the same UsageError of one
+ * line, starting with `label`. A command whose work is long (`lousho run`) checks --out first.
+ */
+export async function checkWritable(path: string, label: string): Promise<void> {
+  await target(path, label);
+}
+
+/**
  * Writes `text` to `path` so that `path` is never left half-written or replaced by something
  * unreadable: the text goes to a temporary file in the same folder (flushed to disk), `check`
  * reads that file back and throws when it does not hold what was meant, and only then is the

@@ -26,6 +26,9 @@ const CALL_LABEL_CHARS = 120;
 /** How many times a cut is aimed further: a result's head and tail may hold more tokens per character than its middle. */
 const CUT_PASSES = 3;
 
+/** The least a cut result keeps, in the smallest windows: its marker and a line of its head. */
+const MIN_CUT_CHARS = 200;
+
 /**
  * The recovery of a request too long for the context window (it runs only then, never while
  * the request fits): no model call; `thresholdTokens` is the size it must get under. It
@@ -85,6 +88,9 @@ function cutNewestResults(input: CompactionInput, targetTokens: number): Message
     if (m.role === 'tool' && !isPinned(m)) indices.push(i);
   }
   const count = messageCounter(input);
+  // What a cut result keeps at least: 2,000 characters, less in a window too small to hold them
+  // (a result cut once, kept at that floor, is cut again only if the floor is below it).
+  const minChars = Math.max(MIN_CUT_CHARS, Math.min(2_000, targetTokens));
   for (let pass = 0; pass < CUT_PASSES && indices.length > 0; pass++) {
     const over = (input.estimateTokens(messages) - targetTokens) * 4 ** pass;
     if (over <= 0) break;
@@ -92,7 +98,7 @@ function cutNewestResults(input: CompactionInput, targetTokens: number): Message
       chars: contentLength((messages[i] as Message).content),
       tokens: count(messages[i] as Message),
     }));
-    const plan = planCuts(sizes, over) ?? sizes.map((s) => Math.min(s.chars, 2_000));
+    const plan = planCuts(sizes, over, minChars) ?? sizes.map((s) => Math.min(s.chars, minChars));
     const next = messages.slice();
     indices.forEach((at, k) => {
       const message = next[at] as Extract<Message, { role: 'tool' }>;

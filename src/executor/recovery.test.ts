@@ -1015,6 +1015,35 @@ describe.each(VENDORS)('oversized newest results on $name', (vendor) => {
     },
   );
 
+  it("the smallest windows: in a 1,000-token window the vendor counts 1.3x, a newest result cut once is cut again to fit the vendor's count", async () => {
+    // lousho run --window 1000 ended here: the second cut kept the first cut's 2,000 characters,
+    // re-marked them, and made the request larger (1,209 -> 1,215), so the run threw LOUSHO_CONTEXT_OVERFLOW.
+    const window = 1_000;
+    registerModel({ id: vendor.model, provider: vendor.registry, contextWindow: window });
+    const corpus = prose(11, 20_000);
+    const { server, exchanges } = await vendorServer(vendor, (_seen, tokens, answered) => {
+      const count = VENDOR_COUNT(tokens);
+      if (count > window) return { reject: 'overflow', window, requested: count };
+      return { ...(answered === 0 ? readCall(0, 'docs/corpus.txt') : { text: 'A word list.' }), promptTokens: count };
+    });
+    const files = readFileTool(() => corpus);
+    const agent = createAgent({
+      provider: vendor.make(server.url),
+      instructions: 'Read the file, then say what it is.',
+      tools: [files.tool],
+      compaction: true,
+    });
+    const result = succeeded(await streamed(agent, 'What is docs/corpus.txt?'));
+
+    expect(result.text).toBe('A word list.');
+    const answered = exchanges.filter((e) => e.outcome === 'answered');
+    expect(answered).toHaveLength(2);
+    for (const e of answered) expect(VENDOR_COUNT(e.tokens)).toBeLessThanOrEqual(window);
+    expect(textOf(toolResults(answered[1]?.seen ?? NOTHING)[0]?.content ?? '')).toMatch(
+      /\[\.\.\. cut \d+ of \d+ chars of read_file/,
+    );
+  });
+
   it('compaction: false: nothing is compacted or cut; the request that does not fit is never sent, and the run ends with LOUSHO_CONTEXT_OVERFLOW', async () => {
     registerModel({ id: vendor.model, provider: vendor.registry, contextWindow: SMALL_WINDOW });
     const corpus = prose(7, CORPUS_CHARS);

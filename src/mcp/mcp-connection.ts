@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { abortedError } from '../errors/lousho-error.js';
 import { registerSecretHeaders, registerSecretUrl } from '../errors/redact.js';
-import { abortable } from '../providers/abortable.js';
+import { abortable, isAborted } from '../providers/abortable.js';
 import { mcpServerError, requestError } from './mcp-errors.js';
 import { listAll } from './mcp-list.js';
 import { loadSdk, type McpSdk } from './mcp-sdk.js';
@@ -16,6 +16,14 @@ interface Live {
   sdk: McpSdk;
   lost?: Error;
   closing?: boolean;
+}
+
+/** A tool listing that every caller waits for, stopped when the last one stops waiting before it ends. */
+interface SharedListing {
+  list: Promise<unknown[]>;
+  stop: AbortController;
+  waiting: number;
+  done?: boolean;
 }
 
 /** What a request takes besides its method and params. */
@@ -38,7 +46,8 @@ export class McpConnection {
   #live: Promise<Live> | undefined;
   /** Counts the connections made, so a closed one's late events do not touch its successor. */
   #generation = 0;
-  #tools: Promise<unknown[]> | undefined;
+  /** The tool listing under way or done, shared by every caller; stopped once no caller waits for it. */
+  #tools: SharedListing | undefined;
   #finishAuth: McpTransport['finishAuth'];
 
   constructor(config: McpServerConfig, model: SamplingModel) {
@@ -95,6 +104,8 @@ export class McpConnection {
   /** Sends one request; resolves to its result, or rejects with a redacted Error the caller can show. */
   async request(method: string, params: Record<string, unknown>, options: McpRequestOptions = {}) {
     const { signal, onprogress } = options;
+    // An aborted caller starts nothing: not a server, not a request (a listing it left stops here).
+    if (isAborted(signal)) throw abortedError();
     const live = await abortable(this.#connect(), signal);
     const timeoutMs = mcpOption(this.config, 'timeoutMs');
     try {
@@ -129,13 +140,28 @@ export class McpConnection {
   tools(signal?: AbortSignal): Promise<unknown[]> {
     let listing = this.#tools;
     if (listing === undefined) {
-      const started = this.list('tools/list', 'tools');
+      const stop = new AbortController();
+      const started: SharedListing = { list: this.list('tools/list', 'tools', stop.signal), stop, waiting: 0 };
+      started.list.then(
+        () => {
+          started.done = true;
+        },
+        () => {
+          started.done = true;
+          if (this.#tools === started) this.#tools = undefined;
+        },
+      );
       this.#tools = listing = started;
-      started.catch(() => {
-        if (this.#tools === started) this.#tools = undefined;
-      });
     }
-    return abortable(listing, signal).catch((error: unknown) => {
+    const shared = listing;
+    shared.waiting++;
+    const waited = abortable(shared.list, signal).finally(() => {
+      // The last caller gone before the list ended: it stops, and the next caller lists again.
+      if (--shared.waiting > 0 || shared.done === true) return;
+      shared.stop.abort();
+      if (this.#tools === shared) this.#tools = undefined;
+    });
+    return waited.catch((error: unknown) => {
       if (signal?.aborted === true) throw abortedError();
       if (error instanceof Error && 'code' in error && error.code === 'LOUSHO_MCP_SERVER_FAILED') throw error;
       throw mcpServerError(this.config.name, 'could not list its tools', error, 'unreachable');
@@ -160,6 +186,7 @@ export class McpConnection {
   async close(): Promise<void> {
     const live = this.#live;
     this.#live = undefined;
+    this.#tools?.stop.abort(); // a listing under way starts no server again
     this.#tools = undefined;
     const client = await live?.catch(() => undefined);
     if (client === undefined) return;

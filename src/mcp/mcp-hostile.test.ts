@@ -68,16 +68,31 @@ describe('lists that never end', () => {
     outcomes.push(`${scenario}: LOUSHO_MCP_SERVER_FAILED (list-too-long)`);
   });
 
-  it("endless-pages: the run's abort signal stops the listing, however many pages are allowed", async () => {
-    const { config } = await hostileStdioServer('endless-pages', {
+  it("endless-pages: the run's abort signal stops the listing, however many pages are allowed, and close() ends the server for good", async () => {
+    const server = await hostileStdioServer('endless-pages', {
       maxListPages: 10_000_000,
       maxListItems: 10_000_000,
     });
     const controller = new AbortController();
-    const run = agentWith(config, ['never']).agent.send('go', { abortSignal: controller.signal });
-    setTimeout(() => controller.abort(), 300);
+    const { agent } = agentWith(server.config, ['never']);
+    const run = agent.send('go', { abortSignal: controller.signal });
+    const pages = () => server.lines().filter((l) => l.startsWith('page ')).length;
+    await until(() => pages() > 0);
+    controller.abort();
     expect(await rejection(run)).toMatchObject({ code: 'LOUSHO_ABORTED' });
-    outcomes.push('endless-pages, bounds raised to 10M: LOUSHO_ABORTED when the run is aborted');
+    // The listing stopped with the run: it paged on in the background, and the agent's close()
+    // right after the abort let it start the server again (a new process paging for ever).
+    const atAbort = pages();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(pages()).toBeLessThanOrEqual(atAbort + 1); // at most the page on the wire when it aborted
+    await agent.close();
+    const [pid] = server.pids();
+    await until(() => !isRunning(pid as number));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(server.pids()).toHaveLength(1);
+    outcomes.push(
+      `endless-pages, bounds raised to 10M: LOUSHO_ABORTED when the run is aborted; the listing stops (${atAbort} pages), close() ends the one server`,
+    );
   });
 
   it('endless-pages over HTTP: refused the same way', async () => {

@@ -212,8 +212,10 @@ export function hostileServer(scenario: HostileScenario, out: HostileOut, secret
     if (method === 'tools/list') {
       lists++;
       const cursor = Number(params.cursor ?? 0);
-      if (scenario === 'endless-pages')
+      if (scenario === 'endless-pages') {
+        out.log(`page ${cursor}`);
         return answer(id, { tools: [tool(`page${cursor}`)], nextCursor: String(cursor + 1) });
+      }
       if (scenario === 'same-cursor') return answer(id, { tools: [tool('again')], nextCursor: 'again' });
       answer(id, { tools: toolsOf(scenario) });
       if (scenario === 'list-changed-loop') out.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });

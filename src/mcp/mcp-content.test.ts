@@ -40,6 +40,17 @@ describe('blockParts()', () => {
       type: 'text',
       text: '[resource file:///x.zip: application/zip, 6 bytes; not shown]',
     });
+    // A text type sent as a blob is read as text (server-everything sends text/plain blobs); data that is not UTF-8 is named.
+    const blob = (mimeType: string, data: Buffer) =>
+      blockParts({ type: 'resource', resource: { uri: 'demo://b', mimeType, blob: data.toString('base64') } });
+    expect(blob('text/plain', Buffer.from('héllo'))).toEqual({
+      type: 'text',
+      text: '[resource demo://b (text/plain)]\nhéllo',
+    });
+    expect(blob('text/plain', Buffer.from([0xff, 0xfe, 0x00]))).toEqual({
+      type: 'text',
+      text: '[resource demo://b: text/plain, 3 bytes; not shown]',
+    });
   });
 
   it('names a resource link with its title, URI, type and description', () => {

@@ -28,7 +28,19 @@ function image(data: unknown, mimeType: unknown, what: string): ContentPart {
   };
 }
 
-/** An embedded resource: its text as text, an image as an image, other data named. */
+/** Types whose data is text. */
+const TEXT_TYPE = /^(text\/|application\/(json|xml|yaml|x-yaml|javascript|x-sh)\b|[^;]*\+(json|xml)\b)/i;
+
+/** base64 data as UTF-8 text, or undefined when it is not valid UTF-8. */
+function utf8Text(base64: string): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(base64, 'base64'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** An embedded resource: its text as text (a text type's blob too), an image as an image, other data named. */
 function resource(block: Block): ContentPart {
   const res = (typeof block.resource === 'object' && block.resource !== null ? block.resource : {}) as Block;
   const uri = str(res.uri) ?? 'an unnamed resource';
@@ -37,6 +49,9 @@ function resource(block: Block): ContentPart {
   if (text !== undefined) return { type: 'text', text: `[resource ${uri}${mime ? ` (${mime})` : ''}]\n${text}` };
   const blob = str(res.blob) ?? '';
   if (mime !== undefined && IMAGE_TYPES.has(mime)) return image(blob, mime, `resource ${uri}`);
+  // A text resource sent as a blob (server-everything's text/plain blobs) is read as its text.
+  const decoded = mime !== undefined && TEXT_TYPE.test(mime) ? utf8Text(blob) : undefined;
+  if (decoded !== undefined) return { type: 'text', text: `[resource ${uri} (${mime})]\n${decoded}` };
   return { type: 'text', text: `[resource ${uri}: ${mime ?? 'binary'}, ${base64Bytes(blob)}; not shown]` };
 }
 

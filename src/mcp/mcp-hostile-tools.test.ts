@@ -74,7 +74,7 @@ describe('names and schemas', () => {
     );
   });
 
-  it('the dots server (files.read and files_read), prefix d_: d_files_read and d_files.read are both offered', async () => {
+  it('the dots server (files.read and files_read), prefix d_: both offered, as d_files_read and d_files_read_<hash>', async () => {
     const names = await offered((await hostileStdioServer('hostile-names', { prefix: 'd_' })).config);
     expect(names).toContain('d_files_read');
     expect(names.filter((n) => n.startsWith('d_files_read_'))).toHaveLength(1);

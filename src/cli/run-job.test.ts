@@ -29,7 +29,7 @@ describe('the main job with the scripted model', () => {
     const report = join(await mkdtemp(join(tmpdir(), 'lousho-job-report-')), 'run.html');
     await runJob({ folder: await demoProject(), colours: colours(false), print: (l) => lines.push(l), out: report });
     const text = lines.join('\n');
-    expect(text).toContain('a scripted model (mockModel) drives the agent');
+    expect(text).toContain('a scripted model drives the agent (--model provider/model runs a real one)');
     expect(text).toMatch(/it reads data\.json, larger than the window/);
     expect(lines.filter((l) => /^step\s+\d+ \[[█░|]+\]\s+[\d,]+ \/ 24,000 \(\s*\d+%\)/.test(l)).length).toBeGreaterThan(
       5,

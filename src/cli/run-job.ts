@@ -6,7 +6,6 @@ import type { LLMProvider } from '../contracts/llm-provider.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import { partialResult } from '../executor/result.js';
 import type { Tool } from '../executor/tool.js';
-import { getModelInfo } from '../models/registry.js';
 import { resolveProvider } from '../providers/resolve-provider.js';
 import { mockModel } from '../testing/mock-model.js';
 import { isBinary } from './binary-content.js';
@@ -17,6 +16,7 @@ import { fileTools, listTree } from './file-tools.js';
 import { createReportRecorder } from './report-from-events.js';
 import { runReportPath, writeRunReport } from './report-run.js';
 import type { RunOptions } from './run-command.js';
+import { modelRefusal, modelWindow } from './run-model.js';
 import { createRunReporter } from './run-reporter.js';
 import { UsageError } from './usage-error.js';
 
@@ -100,8 +100,9 @@ async function providerFor(model: string | undefined, out: (line: string) => voi
         : choice.reason === 'from --model'
           ? `--model ${choice.spec}`
           : undefined;
-    if (named !== undefined) throw new UsageError(`lousho run: cannot use ${named}: ${(error as Error).message}`);
-    out(c.yellow(`Cannot use ${choice.spec}: ${(error as Error).message}`));
+    const why = modelRefusal(choice.spec, error);
+    if (named !== undefined) throw new UsageError(`lousho run: cannot use ${named}: ${why}`);
+    out(c.yellow(`Cannot use ${choice.spec}: ${why}`));
     return { provider: undefined, reason: choice.reason };
   }
 }
@@ -114,7 +115,9 @@ async function scriptedProvider(
   reason: string,
   out: (line: string) => void,
 ) {
-  out(`No model is configured (${reason}): a scripted model (mockModel) drives the agent.`);
+  out(
+    `No model is configured (${reason}): a scripted model drives the agent (--model provider/model runs a real one).`,
+  );
   out(`Its window is set to ${window.toLocaleString('en-US')} tokens so that compaction shows within the run.`);
   const { files, unreadable } = await listTree(root);
   if (unreadable.length > 0) out(`Unreadable, left out: ${unreadable.join(', ')}.`);
@@ -139,13 +142,16 @@ export async function runJob(options: RunJobOptions): Promise<void> {
   const root = resolve(options.folder ?? '.');
   const chosen = await providerFor(options.model, out, c);
   const scripted = chosen.provider === undefined;
-  const window =
-    options.window ??
-    (scripted ? SCRIPTED_WINDOW : (getModelInfo(chosen.provider.modelId)?.contextWindow ?? undefined));
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
-  const provider =
-    chosen.provider ?? (await scriptedProvider(root, window ?? SCRIPTED_WINDOW, maxSteps, chosen.reason, out));
-  const contextWindow = window ?? 128_000;
+  let window = options.window ?? SCRIPTED_WINDOW;
+  if (chosen.provider !== undefined && options.window === undefined) {
+    // The window the run tells compaction, so that a window nobody knows is said in --window's words.
+    const known = await modelWindow(chosen.provider, describeProvider(chosen.provider));
+    if (known.note !== undefined) out(c.yellow(known.note));
+    window = known.contextWindow;
+  }
+  const provider = chosen.provider ?? (await scriptedProvider(root, window, maxSteps, chosen.reason, out));
+  const contextWindow = window;
   out(`Reading ${root}`);
   if (options.quiet !== true)
     out(c.dim(`Each step: the request's size in the window, | marking the compaction threshold.\n`));
@@ -156,7 +162,7 @@ export async function runJob(options: RunJobOptions): Promise<void> {
     tools: fileTools({ root }) as Tool<unknown, unknown>[],
     compaction: {
       strategy: twoPhaseStrategy({ model: scripted ? scriptedSummarizer() : provider }),
-      ...(window === undefined ? {} : { contextWindow: window }),
+      contextWindow,
     },
     limits: { maxSteps },
   });

@@ -3,9 +3,17 @@ import type { ModelRequest } from '../contracts/model-request.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import { estimateTokens } from '../models/estimate-tokens.js';
 import type { MockReply } from '../testing/mock-model.js';
-import { explorerScript, explorerSteps, OVERCOUNT } from './explorer-script.js';
+import {
+  explorerAnswer,
+  explorerScript,
+  explorerSteps,
+  type FileRead,
+  fileRead,
+  OVERCOUNT,
+} from './explorer-script.js';
 
-const files = ['a.ts', 'b.ts', 'c.md', 'd.json', 'e.ts', 'f.ts', 'image.png', 'package-lock.json'];
+// The text files of a folder, as the run finds them by their content (a binary one is not passed).
+const files = ['a.ts', 'b.ts', 'c.md', 'd.json', 'e.ts', 'f.ts', 'notes.txt', 'package-lock.json'];
 const reads = (steps: readonly MockReply[]) =>
   steps.flatMap((s) =>
     (s.toolCalls ?? []).filter((c) => c.name === 'read_file').map((c) => (c.arguments as { path: string }).path),
@@ -17,10 +25,21 @@ const request = (chars: number): ModelRequest => ({
 });
 
 describe('the scripted explorer', () => {
-  it('reads every source file in batches, searches, then answers', () => {
+  it('reads every text file in batches whatever its extension, then searches', () => {
     const steps = explorerSteps(files, {}, 3);
-    expect(reads(steps)).toEqual(['a.ts', 'b.ts', 'c.md', 'd.json', 'e.ts', 'f.ts']);
-    expect(steps.at(-1)?.text).toMatch(/^I read 6 files\./);
+    expect(reads(steps)).toEqual(['a.ts', 'b.ts', 'c.md', 'd.json', 'e.ts', 'f.ts', 'notes.txt']);
+    expect(steps.at(-1)?.toolCalls?.[0]?.name).toBe('search_files');
+  });
+
+  it('answers with what the run read, told after the reads, and nothing else', () => {
+    const read: FileRead[] = [];
+    const script = explorerScript(['a.ts', 'b.txt'], {}, 3, () => read) as (r: ModelRequest, i: number) => MockReply;
+    for (let i = 0; i < 5; i++) script(request(100), i);
+    read.push(fileRead({ path: 'b.txt', size: 1_234, text: '\n  Hello there  \nmore' }));
+    expect(script(request(100), 5).text).toBe(
+      'I read 1 of the 2 text files I listed (1,234 bytes in all): b.txt (1,234 bytes, starting "Hello there").',
+    );
+    expect(explorerAnswer([], 2)).toBe('I read no files, so I cannot say what this folder holds.');
   });
 
   it('reads the oversized file last of its reads when asked', () => {

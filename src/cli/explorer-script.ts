@@ -2,6 +2,7 @@ import type { ModelRequest } from '../contracts/model-request.js';
 import { LoushoError } from '../errors/lousho-error.js';
 import { estimateTokens } from '../models/estimate-tokens.js';
 import type { MockReply, MockStep } from '../testing/mock-model.js';
+import { count } from './report-format.js';
 
 /** What the scripted run demonstrates besides compaction: the two recoveries, announced as such. */
 export interface ExplorerDemos {
@@ -22,15 +23,66 @@ function overflowError(window: number, counted: number): LoushoError {
   return new LoushoError('LOUSHO_CONTEXT_OVERFLOW', message, { details: { limit: window, requested: counted } });
 }
 
+/** One file the run's read_file tool gave the model the text of. */
+export interface FileRead {
+  /** Its path as the tools name it ('src/x.ts'). */
+  path: string;
+  /** Its size in bytes. */
+  size: number;
+  /** Its first line that is not blank, trimmed ('' for a file of blank lines). */
+  firstLine: string;
+}
+
+/** A file read_file gave the model, as the answer tells it. */
+export function fileRead(read: { path: string; size: number; text: string }): FileRead {
+  const firstLine = read.text.split('\n').find((line) => line.trim() !== '') ?? '';
+  return { path: read.path, size: read.size, firstLine: firstLine.trim() };
+}
+
+/** How many files the answer names before it says how many more it read. */
+const NAMED = 5;
+
+/** A first line for the answer: the first 60 characters. */
+const shortLine = (line: string) => (line.length > 60 ? `${line.slice(0, 57)}...` : line);
+
 /**
- * The scripted model of the main example: it lists the project, reads every source file
- * in batches of `batch` parallel calls, searches for a few names, then answers. With
+ * The scripted explorer's answer: what the run read (how many files, of how many text files
+ * it listed, their sizes, how the first few start) and nothing it did not read.
+ */
+export function explorerAnswer(reads: readonly FileRead[], listed: number): string {
+  if (reads.length === 0) return 'I read no files, so I cannot say what this folder holds.';
+  const bytes = reads.reduce((sum, r) => sum + r.size, 0);
+  const how =
+    reads.length < listed
+      ? `${count(reads.length)} of the ${count(listed)} text files I listed`
+      : `${count(reads.length)} file${reads.length === 1 ? '' : 's'}`;
+  // Parallel reads finish in any order: the answer names them by path.
+  const named = [...reads]
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .slice(0, NAMED)
+    .map(
+      (r) =>
+        `${r.path} (${count(r.size)} bytes${r.firstLine === '' ? ', blank' : `, starting "${shortLine(r.firstLine)}"`})`,
+    );
+  const more = reads.length > NAMED ? `, and ${count(reads.length - NAMED)} more` : '';
+  return `I read ${how} (${count(bytes)} bytes in all): ${named.join(', ')}${more}.`;
+}
+
+/**
+ * The scripted model of the main example: it lists the project, reads its text files (`files`:
+ * the caller leaves the binary ones out) in batches of `batch` parallel calls, searches for a few
+ * names, then answers with what `reads()` says the run read (see {@link explorerAnswer}). With
  * `demos`, it also reads one file larger than the window (a result the run cuts before
  * sending) and rejects, once, the first request that its own count (OVERCOUNT times the
  * run's estimate) puts above its window, which the run compacts and retries; a run that
  * never gets that large is never rejected. A real model replaces it when one is configured.
  */
-export function explorerScript(files: readonly string[], demos: ExplorerDemos = {}, batch = 3): MockStep {
+export function explorerScript(
+  files: readonly string[],
+  demos: ExplorerDemos = {},
+  batch = 3,
+  reads: () => readonly FileRead[] = () => [],
+): MockStep {
   const steps = explorerSteps(files, demos, batch);
   let next = 0;
   let rejected = false;
@@ -41,15 +93,14 @@ export function explorerScript(files: readonly string[], demos: ExplorerDemos = 
       rejected = true;
       return overflowError(window, counted);
     }
-    return steps[Math.min(next++, steps.length - 1)] as MockReply;
+    const step = steps[next++];
+    return step ?? { text: explorerAnswer(reads(), files.length) };
   };
 }
 
-/** The replies of the scripted explorer, in order (see {@link explorerScript}). */
+/** The replies of the scripted explorer before its answer, in order (see {@link explorerScript}). */
 export function explorerSteps(files: readonly string[], demos: ExplorerDemos = {}, batch = 3): MockReply[] {
-  const sources = files.filter(
-    (f) => /\.(ts|js|json|md)$/.test(f) && !f.endsWith('package-lock.json') && f !== demos.oversizedFile,
-  );
+  const sources = files.filter((f) => !f.endsWith('package-lock.json') && f !== demos.oversizedFile);
   const steps: MockReply[] = [
     { text: 'Let me look at the project layout first.', toolCalls: [{ name: 'list_files', arguments: { path: '.' } }] },
   ];
@@ -68,8 +119,5 @@ export function explorerSteps(files: readonly string[], demos: ExplorerDemos = {
   for (const query of ['LoushoError', 'estimateTokens', 'compact(']) {
     steps.push({ toolCalls: [{ name: 'search_files', arguments: { query } }] });
   }
-  steps.push({
-    text: `I read ${read.length === sources.length ? read.length : `${read.length} of its ${sources.length}`} files. The project centres on compaction: strategies prune old tool results and summarize old turns.`,
-  });
   return steps;
 }

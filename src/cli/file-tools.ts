@@ -23,6 +23,8 @@ export interface FileToolsOptions {
   readDir?: ReadDir;
   /** How a file is read; fs's readFile unless a test passes another. */
   readFile?: ReadBytes;
+  /** Told of each text file read_file gives the model (its path as the tools name it, its bytes, its text). */
+  onRead?: (read: { path: string; size: number; text: string }) => void;
 }
 
 function inside(root: string, path: string | undefined): string {
@@ -129,6 +131,7 @@ export function fileTools(options: FileToolsOptions): Tool<Record<string, unknow
         if (typeof bytes === 'string') return bytes;
         if (isBinary(bytes)) return binaryNote(named(root, file, false), bytes.length);
         const text = bytes.toString('utf8');
+        options.onRead?.({ path: named(root, file, false), size: bytes.length, text });
         return text.length > MAX_READ_CHARS
           ? `${text.slice(0, MAX_READ_CHARS)}\n[... cut at ${MAX_READ_CHARS} chars]`
           : text;

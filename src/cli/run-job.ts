@@ -11,8 +11,9 @@ import { mockModel } from '../testing/mock-model.js';
 import { isBinary } from './binary-content.js';
 import { chooseModel, describeProvider } from './choose-model.js';
 import type { Colours } from './colour.js';
-import { explorerScript, OVERCOUNT } from './explorer-script.js';
+import { explorerScript, type FileRead, fileRead, OVERCOUNT } from './explorer-script.js';
 import { fileTools, listTree } from './file-tools.js';
+import { count } from './report-format.js';
 import { createReportRecorder } from './report-from-events.js';
 import { runReportPath, writeRunReport } from './report-run.js';
 import type { RunOptions } from './run-command.js';
@@ -43,10 +44,17 @@ async function head(path: string): Promise<Buffer> {
   }
 }
 
-/**
- * The largest text file of the tree when it holds more tokens than the window (about 3 bytes a
- * token or fewer); a binary file is not one (read_file answers it in one line).
- */
+/** The text files of `files` (relative to `root`), by their content whatever their names: a binary one, or one that cannot be read, is none. */
+async function textFiles(root: string, files: readonly string[]): Promise<string[]> {
+  const text: string[] = [];
+  for (const path of files) {
+    const binary = await head(join(root, path)).then(isBinary, () => true);
+    if (!binary) text.push(path);
+  }
+  return text;
+}
+
+/** The largest of the text files when it holds more tokens than the window (about 3 bytes a token or fewer). */
 async function oversizedFile(root: string, files: readonly string[], window: number): Promise<string | undefined> {
   const sized: { path: string; size: number }[] = [];
   for (const path of files) {
@@ -56,14 +64,7 @@ async function oversizedFile(root: string, files: readonly string[], window: num
     );
     if (size / 3 > window) sized.push({ path, size });
   }
-  for (const { path } of sized.sort((a, b) => b.size - a.size)) {
-    const text = await head(join(root, path)).then(
-      (bytes) => !isBinary(bytes),
-      () => false,
-    );
-    if (text) return path;
-  }
-  return undefined;
+  return sized.sort((a, b) => b.size - a.size)[0]?.path;
 }
 
 function scriptedSummarizer(): LLMProvider {
@@ -114,20 +115,22 @@ async function scriptedProvider(
   maxSteps: number,
   reason: string,
   out: (line: string) => void,
+  reads: () => readonly FileRead[],
 ) {
   out(
     `No model is configured (${reason}): a scripted model drives the agent (--model provider/model runs a real one).`,
   );
-  out(`Its window is set to ${window.toLocaleString('en-US')} tokens so that compaction shows within the run.`);
-  const { files, unreadable } = await listTree(root);
-  if (unreadable.length > 0) out(`Unreadable, left out: ${unreadable.join(', ')}.`);
+  out(`Its window is set to ${count(window)} tokens so that compaction shows within the run.`);
+  const tree = await listTree(root);
+  if (tree.unreadable.length > 0) out(`Unreadable, left out: ${tree.unreadable.join(', ')}.`);
+  const files = await textFiles(root, tree.files);
   const big = await oversizedFile(root, files, window);
-  const over = Math.ceil(window / OVERCOUNT).toLocaleString('en-US');
+  const over = count(Math.ceil(window / OVERCOUNT));
   out(
     `Besides compaction it demonstrates recoveries: its model counts a quarter more tokens than the run estimates (as a provider with a hidden prompt does), so the first request over ${over} tokens by our estimate is rejected as too long (the run compacts and retries)${big === undefined ? '' : `, and it reads ${big}, larger than the window (a newest result is never compacted, so a summary cannot help and is refused; the run cuts that result before sending)`}. No other error is expected.`,
   );
   const demos = { overflowWindow: window, maxSteps, ...(big === undefined ? {} : { oversizedFile: big }) };
-  return mockModel(explorerScript(files, demos), { modelId: 'scripted-explorer' });
+  return mockModel(explorerScript(files, demos, 3, reads), { modelId: 'scripted-explorer' });
 }
 
 /**
@@ -150,7 +153,9 @@ export async function runJob(options: RunJobOptions): Promise<void> {
     if (known.note !== undefined) out(c.yellow(known.note));
     window = known.contextWindow;
   }
-  const provider = chosen.provider ?? (await scriptedProvider(root, window, maxSteps, chosen.reason, out));
+  // What read_file gave the model, which the scripted answer tells (and nothing else).
+  const reads: FileRead[] = [];
+  const provider = chosen.provider ?? (await scriptedProvider(root, window, maxSteps, chosen.reason, out, () => reads));
   const contextWindow = window;
   out(`Reading ${root}`);
   if (options.quiet !== true)
@@ -159,7 +164,7 @@ export async function runJob(options: RunJobOptions): Promise<void> {
   const agent = createAgent({
     provider,
     instructions: INSTRUCTIONS,
-    tools: fileTools({ root }) as Tool<unknown, unknown>[],
+    tools: fileTools({ root, onRead: (read) => reads.push(fileRead(read)) }) as Tool<unknown, unknown>[],
     compaction: {
       strategy: twoPhaseStrategy({ model: scripted ? scriptedSummarizer() : provider }),
       contextWindow,

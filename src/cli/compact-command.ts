@@ -156,6 +156,8 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
     `${applied}: ${result.tokensBefore} -> ${result.tokensAfter} tokens; ${result.prunedToolCallIds.length} tool results pruned, ${summarized} messages summarized${written}`,
   );
   if (result.error !== undefined) io.err(`note: ${result.error.message}`);
-  io.err(`read as ${describeSource(source)}; written as ${FORMAT_NAMES[to ?? source.format]}`);
+  // A file left as it was was written in no format.
+  const as = out !== undefined && unchanged ? '' : `; written as ${FORMAT_NAMES[to ?? source.format]}`;
+  io.err(`read as ${describeSource(source)}${as}`);
   io.err(describeProtectedTail(sizes));
 }

@@ -147,7 +147,7 @@ describe('lousho compact', () => {
     expect(written.filter((m) => m.role === 'tool' && m.content.startsWith('[pruned: '))).toHaveLength(5);
     expect(err[0]).toMatch(/^compacting 14 messages of .* with the prune strategy…$/);
     expect(err[1]).toMatch(
-      /^prune-tool-results: \d+ -> \d+ tokens; 5 tool results pruned, 0 messages summarized; written to /,
+      /^prune-tool-results: [\d,]+ -> [\d,]+ tokens; 5 tool results pruned, 0 messages summarized; written to /,
     );
   });
 
@@ -158,7 +158,7 @@ describe('lousho compact', () => {
     const cli = { ...a.io, status: (text: string) => status.push(text) };
     const argv = ['compact', path, '--strategy', 'compactor', '--context-window', '10000', '--protected-tokens', '0'];
     expect(await runCli(argv, cli, noRun)).toBe(0);
-    expect(a.err[1]).toMatch(/^compactor: \d+ -> \d+ tokens; \d+ tool results pruned, 13 messages summarized$/);
+    expect(a.err[1]).toMatch(/^compactor: [\d,]+ -> [\d,]+ tokens; \d+ tool results pruned, 13 messages summarized$/);
     expect(status.at(-1)).toBe('');
   });
 });

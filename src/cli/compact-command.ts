@@ -14,6 +14,7 @@ import { COMMAND_HELP } from './help.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { startProgress } from './progress.js';
 import { repairOption } from './repair-option.js';
+import { count } from './report-format.js';
 import { countingModel } from './transcript-count.js';
 import { describeSource, readTranscriptFile, type TranscriptSource, writeTranscript } from './transcript-file.js';
 import { formatOption, readTranscriptArg, tokensOption } from './transcript-input.js';
@@ -153,7 +154,7 @@ export async function compact(args: string[], io: CliIO): Promise<void> {
   const summarized = result.summary === undefined ? 0 : messages.length - (result.messages.length - 1);
   const applied = result.appliedStrategy ?? result.strategy;
   io.err(
-    `${applied}: ${result.tokensBefore} -> ${result.tokensAfter} tokens; ${result.prunedToolCallIds.length} tool results pruned, ${summarized} messages summarized${written}`,
+    `${applied}: ${count(result.tokensBefore)} -> ${count(result.tokensAfter)} tokens; ${count(result.prunedToolCallIds.length)} tool results pruned, ${count(summarized)} messages summarized${written}`,
   );
   if (result.error !== undefined) io.err(`note: ${result.error.message}`);
   // A file left as it was was written in no format.

@@ -54,7 +54,7 @@ describe('lousho compact with a summarizer model', () => {
     ).toBe(0);
     expect(err[0]).toBe(`compacting 18 messages of ${input} with the summarize strategy (summaries by ollama/tiny)…`);
     expect(err[1]).toMatch(
-      /^summarize: \d+ -> \d+ tokens; 0 tool results pruned, \d+ messages summarized; written to /,
+      /^summarize: [\d,]+ -> [\d,]+ tokens; 0 tool results pruned, \d+ messages summarized; written to /,
     );
     expect(server.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(1);
     const written = JSON.parse(await readFile(join(dir, 'out.json'), 'utf8')) as { content: string }[];

@@ -34,18 +34,18 @@ describe('inspect and compact share their defaults', () => {
       'protected tail: the newest 40,000 tokens stay as they are (the default: 40,000, at most half the threshold)',
     );
     const line = c.err.find((l) => l.includes('tool results pruned')) ?? '';
-    const pruned = Number(/(\d+) tool results pruned/.exec(line)?.[1]);
+    const pruned = Number(/([\d,]+) tool results pruned/.exec(line)?.[1]?.replaceAll(',', ''));
     expect(pruned).toBe(report.prune.results);
     expect(pruned).toBeGreaterThan(0);
     expect(pruned).toBeLessThan(19);
-    const after = Number(/-> (\d+) tokens/.exec(line)?.[1]);
+    const after = Number(/-> ([\d,]+) tokens/.exec(line)?.[1]?.replaceAll(',', ''));
     expect(after).toBe(report.prune.tokensAfter);
     // "after summarizing" is the compactor once the window fills: compact with a window of the transcript's size.
     const d = captureIO();
     const full = ['--strategy', 'compactor', '--context-window', String(report.tokens)];
     expect(await runCli(['compact', path, '--model', 'gpt-4o', ...full], d.io, noRun)).toBe(0);
     const summarized = d.err.find((l) => l.startsWith('compactor:')) ?? '';
-    expect(Number(/-> (\d+) tokens/.exec(summarized)?.[1])).toBe(report.summarize.tokensAfter);
+    expect(Number(/-> ([\d,]+) tokens/.exec(summarized)?.[1]?.replaceAll(',', ''))).toBe(report.summarize.tokensAfter);
     expect(report.summarize.messagesSummarized).toBeGreaterThan(0);
   });
 

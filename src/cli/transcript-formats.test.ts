@@ -35,7 +35,9 @@ describe.skipIf(CORPUS.length === 0)('lousho inspect and compact on the trajecto
       const compacted = io();
       const args = ['compact', file, '--out', out, '--protected-tokens', '4000', '--model', 'gpt-5-mini'];
       expect(await runCli(args, compacted.io, noRun)).toBe(0);
-      const [, before, after] = /(\d+) -> (\d+) tokens/.exec(compacted.err[1] ?? '') ?? [];
+      const [, before, after] = (/([\d,]+) -> ([\d,]+) tokens/.exec(compacted.err[1] ?? '') ?? []).map((x) =>
+        x?.replaceAll(',', ''),
+      );
       expect(Number(after)).toBeLessThan(Number(before));
       expect(compacted.err[2]).toMatch(/^read as OpenAI chat messages .*; written as OpenAI chat messages$/);
       const written = JSON.parse(await readFile(out, 'utf8')) as { messages: { role: string }[] };

@@ -11,12 +11,14 @@ export function pauseUntil(length: number): number {
   return length * 2;
 }
 
+const n = (value: number) => value.toLocaleString('en-US');
+
 function rejection(strategy: string, tokensBefore: number, tokensAfter: number, thresholdTokens: number): LoushoError {
   return new LoushoError(
     'LOUSHO_SUMMARY_REJECTED',
     tokensAfter > tokensBefore
-      ? `The summary was rejected: it made the request larger (${tokensBefore} -> ${tokensAfter} tokens). Kept the pruned conversation.`
-      : `The summary was rejected: the request is still ${tokensAfter} tokens, above the threshold of ${thresholdTokens}. Kept the pruned conversation.`,
+      ? `The summary was rejected: it made the request larger (${n(tokensBefore)} -> ${n(tokensAfter)} tokens). Kept the pruned conversation.`
+      : `The summary was rejected: the request is still ${n(tokensAfter)} tokens, above the threshold of ${n(thresholdTokens)}. Kept the pruned conversation.`,
     { details: { strategy, tokensBefore, tokensAfter, thresholdTokens } },
   );
 }

@@ -15,14 +15,14 @@ describe('keptRecords()', () => {
     ];
     const before = unread(file);
     const written = [before[0], { ...before[1], content: '[pruned]' }, before[2]];
-    expect(keptRecords(file, before, written)).toEqual([file[0], { ...file[1], content: '[pruned]' }, file[2]]);
+    expect(keptRecords(file, before, written).records).toEqual([file[0], { ...file[1], content: '[pruned]' }, file[2]]);
   });
 
   it('writes a summary that replaced a stretch as it is, and the records after it as the file had them', () => {
     const file: R[] = [0, 1, 2, 3, 4].map((i) => ({ role: i % 2 ? 'assistant' : 'user', content: `m${i}`, x: i }));
     const before = unread(file);
     const summary = { role: 'user', content: 'summary of m1 to m3' };
-    expect(keptRecords(file, before, [before[0], summary, before[4]])).toEqual([file[0], summary, file[4]]);
+    expect(keptRecords(file, before, [before[0], summary, before[4]]).records).toEqual([file[0], summary, file[4]]);
   });
 
   it('finds the file record of a record read in another place (a result moved to its call)', () => {
@@ -31,7 +31,7 @@ describe('keptRecords()', () => {
       { role: 'user', content: 'and?', x: 1 },
     ];
     const before = [unread(file)[1], unread(file)[0]];
-    expect(keptRecords(file, before, before)).toEqual([file[1], file[0]]);
+    expect(keptRecords(file, before, before).records).toEqual([file[1], file[0]]);
   });
 
   it('keeps every file record in order, whatever stays, changes or is replaced (random transcripts)', () => {
@@ -42,7 +42,7 @@ describe('keptRecords()', () => {
         const start = from % known.length;
         const end = Math.min(known.length, start + (span % 4));
         const written = [...known.slice(0, start), { role: 'user', content: 'SUMMARY' }, ...known.slice(end)];
-        const out = keptRecords(file, known, written) as R[];
+        const out = keptRecords(file, known, written).records as R[];
         expect(out.map(({ x: _x, ...k }) => k)).toEqual(written);
         const xs = out.flatMap((r) => (r.x === undefined ? [] : [r.x]));
         expect(xs).toEqual([...xs].sort((a, b) => a - b));

@@ -146,6 +146,8 @@ export function keepUnread(file: unknown, before: unknown, now: unknown): unknow
  * record that stands for a record of the file keeps from it what did not change (see
  * {@link keepUnread}); a record that equals what was read is the file's record, every field of
  * it. `records` are the file's records, `before` the transcript as read, written the same way.
+ * `from` gives, for each record written, the index of the file's record it stands for (undefined
+ * for a new one), so that its text can be kept too (see json-splice.ts).
  */
 export function keptRecords(records: readonly unknown[], before: readonly unknown[], written: readonly unknown[]) {
   const keys = (list: readonly unknown[]) => {
@@ -161,9 +163,13 @@ export function keptRecords(records: readonly unknown[], before: readonly unknow
     { exact: says(before), loose: read.loose },
   );
   const beforeOf = pairUp(read, keys(written));
-  return written.map((record, i) => {
+  const from = written.map((_, i) => {
     const j = beforeOf[i];
-    const k = j === undefined ? undefined : fileOf[j];
+    return j === undefined ? undefined : fileOf[j];
+  });
+  const kept = written.map((record, i) => {
+    const [j, k] = [beforeOf[i], from[i]];
     return j === undefined || k === undefined ? record : keepUnread(records[k], before[j], record);
   });
+  return { records: kept, from };
 }

@@ -20,6 +20,8 @@ import { LoushoError } from '../errors/lousho-error.js';
 import type { Message } from '../messages/types.js';
 import { validateMessages } from '../messages/validate.js';
 import { fromSessionJson, SESSION_FORMAT, toSessionJson } from '../sessions/serialize.js';
+import { jsonLines } from './json-spans.js';
+import { type Pairing, spliceJson, spliceJsonLines } from './json-splice.js';
 import { keepUnread, keptRecords } from './kept-records.js';
 import { requestExtras } from './request-extras.js';
 import { isSessionLog, readSessionLog } from './session-log-file.js';
@@ -46,6 +48,8 @@ export interface TranscriptSource {
    * writing back in `format` keeps every field of them that lousho does not change (see keptRecords()).
    */
   read?: { records: readonly unknown[]; messages: readonly Message[] };
+  /** The file's text, whose spelling of every value the messages do not change is written back as it was (see spliceJson()). */
+  text?: string;
 }
 
 /** A transcript file as read: its messages, where they were, and what else the file says about the run. */
@@ -92,8 +96,7 @@ function parse(path: string, text: string): { data: unknown; jsonl: boolean } {
     return { data: JSON.parse(text), jsonl: false };
   } catch {
     try {
-      const lines = text.split('\n').filter((line) => line.trim() !== '');
-      return { data: lines.map((line) => JSON.parse(line) as unknown), jsonl: true };
+      return { data: jsonLines(text).map((l) => JSON.parse(text.slice(l.start, l.end)) as unknown), jsonl: true };
     } catch {
       throw unrecognized(path, 'it is neither JSON nor JSON lines, nor a log read as text', { text });
     }
@@ -173,7 +176,7 @@ export async function readTranscriptFile(
     const records = object.messages;
     const messages = readFormat('lousho', fromSessionJson(JSON.stringify(records)) as unknown[], undefined, convert);
     const read = { records, messages };
-    return { messages, source: { format: 'lousho', container: 'session', leftOut: [], object, read } };
+    return { messages, source: { format: 'lousho', container: 'session', leftOut: [], object, read, text } };
   }
   const log = LOG_FORMATS.find((f) => f.input !== 'text' && (from === undefined ? f.detect(data) : f.id === from));
   if (log !== undefined) return readLog(path, log, data, convert);
@@ -206,6 +209,7 @@ export async function readTranscriptFile(
     ...(object === undefined ? {} : { object, key: key as string }),
     leftOut,
     read: { records: kept, messages },
+    text,
     ...(mini ? { within: 'a mini-swe-agent trajectory' } : {}),
   };
   const extras = mini ? miniSweAgentExtras(object) : object === undefined ? {} : requestExtras(object);
@@ -245,26 +249,37 @@ function listOf(written: ReturnType<typeof writeFormat>): { list: unknown[]; sys
  * Our messages as the text of a transcript file shaped like the source, in its format or in `to`.
  * Written in the format it was read in, every record and field of the file that the messages do
  * not change is kept as it was, the fields lousho does not read included (see keptRecords()),
- * and so is every other field of the object around them.
+ * and so is every other field of the object around them; each value that did not change is
+ * the file's own text, byte for byte, and so is what follows the document (see spliceJson()).
  */
 export function writeTranscript(messages: readonly Message[], source: TranscriptSource, to?: TranscriptFormat): string {
   const format = to ?? source.format;
-  const written = listOf(writeFormat(format, messages));
-  let { list, system } = written;
+  let { list, system } = listOf(writeFormat(format, messages));
+  let from: Pairing = list.map(() => undefined);
   if (source.read !== undefined && format === source.format) {
     const before = listOf(writeFormat(format, source.read.messages));
-    list = keptRecords(source.read.records, before.list, list);
+    ({ records: list, from } = keptRecords(source.read.records, before.list, list));
     if (system !== undefined) system = keepUnread(source.object?.system, before.system, system);
   }
+  const read = source.read?.records.length ?? 0;
   list = [...list, ...source.leftOut];
-  if (source.container === 'session' && format === 'lousho')
-    return toSessionJson({ ...source.object, format: SESSION_FORMAT, messages: list });
-  if (source.container === 'jsonl' && system === undefined) return `${list.map((m) => JSON.stringify(m)).join('\n')}\n`;
-  if (source.container !== 'object' && system === undefined) return `${JSON.stringify(list, null, 2)}\n`;
-  const body: Record<string, unknown> = { ...source.object };
-  // An Anthropic system prompt read from the object is now either written again or a system message.
-  if (system !== undefined) body.system = system;
-  else if (source.format === 'anthropic') delete body.system;
-  body[source.key ?? 'messages'] = list;
-  return `${JSON.stringify(body, null, 2)}\n`;
+  from = [...from, ...source.leftOut.map((_, i) => read + i)];
+  const session = source.container === 'session' && format === 'lousho';
+  const key = session ? 'messages' : (source.key ?? 'messages');
+  let body: unknown = list;
+  if (session) body = { ...source.object, format: SESSION_FORMAT, messages: list };
+  else if (source.container === 'object' || system !== undefined) {
+    const object: Record<string, unknown> = { ...source.object };
+    // An Anthropic system prompt read from the object is now either written again or a system message.
+    if (system !== undefined) object.system = system;
+    else if (source.format === 'anthropic') delete object.system;
+    object[key] = list;
+    body = object;
+  }
+  // As plain JSON: what the file's text is compared with (a session's bytes as { $bytes }).
+  const plain = JSON.parse(session ? toSessionJson(body) : JSON.stringify(body)) as unknown;
+  const { text } = source;
+  if (text === undefined) return session ? JSON.stringify(plain) : `${JSON.stringify(plain, null, 2)}\n`;
+  if (source.container !== 'jsonl') return spliceJson(text, plain, body === list ? { from } : { key, from });
+  return Array.isArray(plain) ? spliceJsonLines(text, plain, from) : `${JSON.stringify(plain, null, 2)}\n`;
 }
